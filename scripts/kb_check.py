@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Authoring aid for knowledge-base writers: checks entries the way the offline rubric reads them.
+
+Usage: python3 scripts/kb_check.py [DIMENSION ...]
+For each entry: required fields present, key points covered by the expert answer (>= 80%) and not by
+the novice answer (<= 50%), no common-mistake signal in the expert answer, eval paraphrases distinct
+from the indexed question/paraphrases. `ivd kb validate` is the authoritative validator.
+"""
+import pathlib, re, sys, tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "knowledge_base"
+REQ = ["id", "dimension", "difficulty", "tags", "question", "question_en", "paraphrases",
+       "eval_paraphrases", "novice_answer", "expert_answer", "gap_analysis", "follow_ups",
+       "key_points", "common_mistakes"]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+def covered(kp, text):
+    t = text.lower()
+    hits = sum(1 for k in kp["keywords"] if k.lower() in t)
+    return hits >= min(2, len(kp["keywords"]))
+
+def main():
+    dims = sys.argv[1:] or [p.name for p in ROOT.iterdir() if p.is_dir()]
+    bad = 0; n = 0; ids = set()
+    for d in dims:
+        for f in sorted((ROOT / d).glob("*.toml")):
+            n += 1
+            errs = []
+            try:
+                e = tomllib.loads(f.read_text("utf-8"))
+            except Exception as ex:
+                print(f"{f}: TOML error: {ex}"); bad += 1; continue
+            for k in REQ:
+                if k not in e: errs.append(f"missing field {k}")
+            if errs:
+                print(f"{f}: " + "; ".join(errs)); bad += 1; continue
+            if e["id"] in ids: errs.append("duplicate id")
+            ids.add(e["id"])
+            if f.stem != e["id"]: errs.append("file name != id")
+            if e["dimension"] != d: errs.append("dimension != folder")
+            if e["difficulty"] not in ("easy", "medium", "hard"): errs.append("bad difficulty")
+            kps = e["key_points"]
+            if not 3 <= len(kps) <= 6: errs.append(f"{len(kps)} key points (want 3-6)")
+            ex_cov = sum(covered(k, e["expert_answer"]) for k in kps)
+            nv_cov = sum(covered(k, e["novice_answer"]) for k in kps)
+            if ex_cov < 0.8 * len(kps): errs.append(f"expert covers {ex_cov}/{len(kps)} key points: " +
+                ", ".join(k["point"][:20] for k in kps if not covered(k, e["expert_answer"])))
+            if nv_cov > 0.5 * len(kps): errs.append(f"novice covers {nv_cov}/{len(kps)} key points")
+            for m in e["common_mistakes"]:
+                for s in m["signals"]:
+                    if s.lower() in e["expert_answer"].lower(): errs.append(f"expert answer triggers mistake signal '{s}'")
+            if not 2 <= len(e["common_mistakes"]) <= 4: errs.append("want 2-4 common mistakes")
+            zh_p = [p for p in e["paraphrases"] if CJK.search(p)]
+            if len(zh_p) < 1 or len(e["paraphrases"]) - len(zh_p) < 2: errs.append("paraphrases: want >=1 zh and >=2 en")
+            zh_e = [p for p in e["eval_paraphrases"] if CJK.search(p)]
+            if len(zh_e) < 2 or len(e["eval_paraphrases"]) - len(zh_e) < 2: errs.append("eval_paraphrases: want >=2 zh and >=2 en")
+            indexed = {e["question"], e["question_en"], *e["paraphrases"]}
+            if any(p in indexed for p in e["eval_paraphrases"]): errs.append("an eval paraphrase repeats an indexed one")
+            if len(CJK.findall(e["expert_answer"])) < 250: errs.append("expert answer under 250 CJK chars")
+            if not re.search(r"\d", e["expert_answer"]): errs.append("expert answer has no numbers")
+            if errs:
+                print(f"{f}: " + "; ".join(errs)); bad += 1
+    print(f"{n} entries checked, {bad} with problems")
+    sys.exit(1 if bad else 0)
+
+main()

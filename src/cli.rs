@@ -1,0 +1,263 @@
+//! The command line: every subcommand and flag, and the glue that renders results.
+//! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{anyhow, Context};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::{Config, Overrides};
+use crate::skills::split_transcript::{self, SplitResult};
+use crate::tools::{ToolContext, ToolError, ToolRegistry};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ivd",
+    version,
+    about = "Interview Doctor: diagnose job interviews from transcripts and recordings, offline"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Folder for all state (index, history, audit log); overrides IVD_HOME.
+    #[arg(long, global = true)]
+    pub home: Option<PathBuf>,
+    /// Configuration file; overrides IVD_CONFIG and $IVD_HOME/ivd.toml.
+    #[arg(long, global = true)]
+    pub config: Option<PathBuf>,
+    /// Folder that tools may read from; overrides IVD_DATA_ROOT.
+    #[arg(long, global = true)]
+    pub data_root: Option<PathBuf>,
+    /// Do not write the audit log.
+    #[arg(long, global = true)]
+    pub no_audit: bool,
+    /// More logging on stderr (-v info, -vv debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Detect format, language and speakers, and split a transcript into question/answer pairs.
+    Split {
+        /// The transcript file.
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "md")]
+        format: SplitFormat,
+    },
+    /// List or run the atomic tools.
+    Tools {
+        #[command(subcommand)]
+        action: ToolsAction,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SplitFormat {
+    Json,
+    Md,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ListFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ToolsAction {
+    /// List every tool with its description (and, as JSON, its argument schema).
+    List {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Run one tool with JSON arguments; prints the result envelope.
+    Run {
+        /// Tool name, as `ivd tools list` shows it.
+        name: String,
+        /// File holding the JSON arguments, or `-` for standard input.
+        #[arg(long)]
+        input: String,
+    },
+}
+
+/// An error with the exit code it maps to.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: i32,
+    pub error: anyhow::Error,
+}
+
+impl CliError {
+    fn input(error: anyhow::Error) -> CliError {
+        CliError { code: 2, error }
+    }
+}
+
+impl From<anyhow::Error> for CliError {
+    fn from(error: anyhow::Error) -> CliError {
+        CliError { code: 1, error }
+    }
+}
+
+impl From<ToolError> for CliError {
+    fn from(e: ToolError) -> CliError {
+        let code = if e.code.is_caller_error() { 2 } else { 1 };
+        CliError { code, error: anyhow!("{}\n  hint: {}", e.message, e.suggestion) }
+    }
+}
+
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    init_logging(cli.global.verbose);
+    let overrides = Overrides {
+        home: cli.global.home.clone(),
+        config_file: cli.global.config.clone(),
+        data_root: cli.global.data_root.clone(),
+        kb_dir: None,
+        audit: cli.global.no_audit.then_some(false),
+    };
+    let config = Config::load(&overrides).map_err(|e| CliError::input(e.into()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(dispatch(cli.command, Arc::new(config)))
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("IVD_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
+    match command {
+        Command::Split { file, format } => split(config, &file, format).await,
+        Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
+        Command::Tools { action: ToolsAction::Run { name, input } } => tools_run(config, &name, &input).await,
+    }
+}
+
+/// A file the user named on the command line: the tools may read it, so its folder becomes the
+/// data root for this run.
+fn context_for_file(config: Arc<Config>, file: &Path) -> Result<(ToolContext, String), CliError> {
+    let real = file.canonicalize().map_err(|e| CliError::input(anyhow!("cannot open {}: {e}", file.display())))?;
+    if real.is_dir() {
+        return Err(CliError::input(anyhow!("{} is a folder; give a transcript file", file.display())));
+    }
+    let parent = real.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok((ToolContext::new(config).with_data_root(parent), name))
+}
+
+async fn split(config: Arc<Config>, file: &Path, format: SplitFormat) -> Result<(), CliError> {
+    let (ctx, name) = context_for_file(config, file)?;
+    let (result, _) = split_transcript::run(&ctx, &name).await.map_err(|e| {
+        let mut err = CliError::from(e);
+        err.error = err.error.context(format!("cannot split {}", file.display()));
+        err
+    })?;
+    let out = match format {
+        SplitFormat::Json => serde_json::to_string_pretty(&result).context("cannot encode the result")? + "\n",
+        SplitFormat::Md => split_markdown(&result),
+    };
+    write_stdout(out.as_bytes())
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`ivd split x | head`) is not a failure of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(anyhow!("cannot write the output: {e}").into()),
+    }
+}
+
+fn split_markdown(r: &SplitResult) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Question/answer pairs\n\n- format: {}\n- language: {}\n- pairs: {}\n",
+        r.format.as_str(),
+        r.language.as_str(),
+        r.pairs.len()
+    );
+    let _ = writeln!(s, "| id | name | role | turns | talk time (s) |\n|---|---|---|---|---|");
+    for sp in &r.speakers {
+        let role = serde_json::to_value(sp.role).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let talk = sp.talk_time_s.map(|t| format!("{t:.1}")).unwrap_or_else(|| "-".into());
+        let _ =
+            writeln!(s, "| {} | {} | {} | {} | {} |", sp.id, sp.name.as_deref().unwrap_or("-"), role, sp.turns, talk);
+    }
+    for p in &r.pairs {
+        let times = match (p.start_s, p.end_s) {
+            (Some(a), Some(b)) => format!(" ({a:.1}s–{b:.1}s)"),
+            (Some(a), None) => format!(" ({a:.1}s–)"),
+            _ => String::new(),
+        };
+        let follow = p.follow_up_of.map(|i| format!(" — follow-up of {i}")).unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "\n## {}. Question{times}{follow}\n\n{}\n\n**Answer**\n\n{}",
+            p.index,
+            p.question,
+            if p.answer.is_empty() { "_(no answer)_" } else { &p.answer }
+        );
+    }
+    s
+}
+
+fn tools_list(format: ListFormat) -> Result<(), CliError> {
+    let registry = ToolRegistry::builtin();
+    let out = match format {
+        ListFormat::Json => {
+            serde_json::to_string_pretty(&registry.specs()).context("cannot encode the tool list")? + "\n"
+        }
+        ListFormat::Text => registry.specs().iter().map(|s| format!("{:<20} {}\n", s.name, s.description)).collect(),
+    };
+    write_stdout(out.as_bytes())
+}
+
+async fn tools_run(config: Arc<Config>, name: &str, input: &str) -> Result<(), CliError> {
+    let raw = if input == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| CliError::input(anyhow!("cannot read arguments from standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(input)
+            .map_err(|e| CliError::input(anyhow!("cannot read the arguments file {input}: {e}")))?
+    };
+    let args: serde_json::Value = serde_json::from_str(&raw).map_err(|e| {
+        CliError::input(anyhow!("the arguments are not valid JSON (line {}, column {}): {e}; give a JSON object such as {{\"path\": \"notes.txt\"}}", e.line(), e.column()))
+    })?;
+    let registry = ToolRegistry::builtin();
+    let ctx = ToolContext::new(config);
+    let envelope = registry.execute(name, args, &ctx).await;
+    let out = serde_json::to_string_pretty(&envelope).context("cannot encode the result")? + "\n";
+    write_stdout(out.as_bytes())?;
+    match &envelope.error {
+        None => Ok(()),
+        Some(e) => Err(CliError {
+            code: if e.code.is_caller_error() { 2 } else { 1 },
+            error: anyhow!("{} failed: {}", name, e.message),
+        }),
+    }
+}

@@ -1,0 +1,11 @@
+//! Interview Doctor: offline-first diagnosis of job interviews.
+//!
+//! Data flows one way: [`cli`] -> [`skills`] -> [`tools`] -> domain modules ([`transcript`], ...).
+//! A domain module never imports tools, skills or the CLI.
+
+pub mod audit;
+pub mod cli;
+pub mod config;
+pub mod skills;
+pub mod tools;
+pub mod transcript;

@@ -1,0 +1,4 @@
+//! Skills: named sequences of tool calls for the frequent jobs. Built-in skills are Rust; each
+//! calls tools through [`crate::tools::call`], so every step is timed, limited and audited.
+
+pub mod split_transcript;

@@ -1,0 +1,57 @@
+//! `split-transcript`: parse -> detect speakers -> split into question/answer pairs.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
+use crate::tools::parse_transcript::{ParseTranscript, ParseTranscriptArgs};
+use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
+use crate::tools::{call, ToolContext, ToolError};
+use crate::transcript::pairs::QaPair;
+use crate::transcript::roles::Speaker;
+use crate::transcript::{Format, Language, Transcript};
+
+pub const NAME: &str = "split-transcript";
+
+/// What `ivd split` prints.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SplitResult {
+    pub format: Format,
+    pub language: Language,
+    pub speakers: Vec<Speaker>,
+    pub pairs: Vec<QaPair>,
+}
+
+/// Run the pipeline on a file inside the context's data root.
+pub async fn run(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transcript), ToolError> {
+    let started = Instant::now();
+    let result = run_steps(ctx, path).await;
+    let status = match &result {
+        Ok(_) => "ok",
+        Err(e) => e.code.as_str(),
+    };
+    ctx.audit_call("skill", NAME, status, started, path.as_bytes());
+    result
+}
+
+async fn run_steps(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transcript), ToolError> {
+    let transcript =
+        call(&ParseTranscript, ParseTranscriptArgs { path: Some(path.to_string()), text: None, format: None }, ctx)
+            .await?;
+    // Typed tools own their arguments; a clone is far cheaper than parsing again.
+    let analysis = call(&DetectSpeakers, DetectSpeakersArgs { transcript: transcript.clone() }, ctx).await?;
+    let split = call(
+        &SplitQaPairs,
+        SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(analysis.turn_roles) },
+        ctx,
+    )
+    .await?;
+    let result = SplitResult {
+        format: transcript.format,
+        language: transcript.language,
+        speakers: analysis.speakers,
+        pairs: split.pairs,
+    };
+    Ok((result, transcript))
+}

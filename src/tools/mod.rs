@@ -1,0 +1,253 @@
+//! Atomic tools: one file per tool, each a typed adapter over a domain module.
+//!
+//! A tool has a name, a description, typed arguments whose JSON schema (from `schemars`, field doc
+//! comments becoming descriptions) is what a language model sees, and an async `execute`. The
+//! [`registry`] erases the types, validates raw JSON against the schema first, and wraps every
+//! outcome in an [`Envelope`]; nothing here panics or throws past it.
+
+pub mod detect_speakers;
+pub mod parse_transcript;
+pub mod read_file;
+pub mod registry;
+pub mod split_qa_pairs;
+
+use std::future::Future;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use crate::audit::{self, AuditLog, AuditRecord};
+use crate::config::Config;
+
+pub use registry::ToolRegistry;
+
+/// The few stable error codes a caller (or a language model) can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The arguments or the input file are wrong: fix them and call again.
+    InputError,
+    /// The tool, file or entry does not exist.
+    NotFound,
+    /// Something underneath failed (disk, index, model, network).
+    ServiceError,
+    /// The call ran past its time limit or was cancelled.
+    Timeout,
+    /// The call tried to reach outside what it may touch.
+    PermissionDenied,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InputError => "input_error",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::ServiceError => "service_error",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::PermissionDenied => "permission_denied",
+        }
+    }
+
+    /// Errors the caller caused (fixable input) as opposed to infrastructure failures.
+    pub fn is_caller_error(self) -> bool {
+        matches!(self, ErrorCode::InputError | ErrorCode::NotFound | ErrorCode::PermissionDenied)
+    }
+}
+
+/// What went wrong, and what to do about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub suggestion: String,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>, suggestion: impl Into<String>) -> ToolError {
+        ToolError { code, message: message.into(), suggestion: suggestion.into() }
+    }
+    pub fn input(message: impl Into<String>, suggestion: impl Into<String>) -> ToolError {
+        Self::new(ErrorCode::InputError, message, suggestion)
+    }
+    pub fn service(message: impl Into<String>, suggestion: impl Into<String>) -> ToolError {
+        Self::new(ErrorCode::ServiceError, message, suggestion)
+    }
+}
+
+/// The result of every call through the registry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Envelope {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ToolError>,
+    pub latency_ms: u64,
+}
+
+/// An atomic tool with typed arguments.
+pub trait Tool: Send + Sync + 'static {
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    type Args: DeserializeOwned + Serialize + JsonSchema + Send + Sync;
+    type Output: Serialize + Send;
+
+    fn execute(
+        &self,
+        args: Self::Args,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// What a tool may use. No tool reaches for global state.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    pub config: Arc<Config>,
+    /// Files are read only below this folder.
+    pub data_root: PathBuf,
+    pub session: String,
+    pub audit: Option<Arc<AuditLog>>,
+    pub cancel: CancellationToken,
+    pub timeout: Duration,
+}
+
+impl ToolContext {
+    pub fn new(config: Arc<Config>) -> ToolContext {
+        let audit = config.audit.then(|| Arc::new(AuditLog::new(&config.home)));
+        ToolContext {
+            data_root: config.data_root.clone(),
+            timeout: Duration::from_secs(config.tool_timeout_s.max(1)),
+            config,
+            session: audit::new_session_id(),
+            audit,
+            cancel: CancellationToken::new(),
+        }
+    }
+
+    pub fn with_data_root(mut self, root: PathBuf) -> ToolContext {
+        self.data_root = root;
+        self
+    }
+
+    /// Resolve a path given to a tool: relative to the data root, never outside it. `..`, absolute
+    /// paths and symlinks that lead out are refused.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
+        let p = Path::new(path);
+        if path.trim().is_empty() {
+            return Err(ToolError::input("the path is empty", "give a file path relative to the data root"));
+        }
+        if p.is_absolute() || p.components().any(|c| matches!(c, Component::Prefix(_) | Component::RootDir)) {
+            return Err(ToolError::new(
+                ErrorCode::PermissionDenied,
+                format!("absolute path {path:?} refused: tools only read inside the data root"),
+                format!("give a path relative to the data root {}", self.data_root.display()),
+            ));
+        }
+        if p.components().any(|c| matches!(c, Component::ParentDir)) {
+            return Err(ToolError::new(
+                ErrorCode::PermissionDenied,
+                format!("path {path:?} refused: '..' would leave the data root"),
+                "give a path inside the data root, without '..'",
+            ));
+        }
+        let root = self.data_root.canonicalize().map_err(|e| {
+            ToolError::service(
+                format!("the data root {} is not accessible: {e}", self.data_root.display()),
+                "set --data-root or IVD_DATA_ROOT to an existing folder",
+            )
+        })?;
+        let full = root.join(p);
+        let real = full.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ToolError::new(
+                ErrorCode::NotFound,
+                format!("no such file: {path}"),
+                "check the name; paths are relative to the data root",
+            ),
+            _ => ToolError::service(format!("cannot open {path}: {e}"), "check the file's permissions"),
+        })?;
+        if !real.starts_with(&root) {
+            return Err(ToolError::new(
+                ErrorCode::PermissionDenied,
+                format!("path {path:?} refused: it leads outside the data root (a symbolic link)"),
+                "copy the file into the data root instead of linking to it",
+            ));
+        }
+        Ok(real)
+    }
+
+    /// Record a finished call in the audit log.
+    pub(crate) fn audit_call(&self, kind: &str, name: &str, status: &str, started: Instant, args_json: &[u8]) {
+        if let Some(log) = &self.audit {
+            log.append(&AuditRecord {
+                time: audit::now_rfc3339(),
+                session: &self.session,
+                kind,
+                name,
+                status,
+                latency_ms: started.elapsed().as_millis() as u64,
+                args_sha256: audit::digest(args_json),
+            });
+        }
+    }
+}
+
+/// Run a typed tool directly (as skills do), with the same time limit, cancellation and audit as
+/// the registry: Rust callers need no schema validation, their arguments are typed.
+pub async fn call<T: Tool>(tool: &T, args: T::Args, ctx: &ToolContext) -> Result<T::Output, ToolError> {
+    let started = Instant::now();
+    // The digest needs the serialised arguments; skip that work when nothing is audited.
+    let args_json = if ctx.audit.is_some() { serde_json::to_vec(&args).unwrap_or_default() } else { Vec::new() };
+    let result = guarded(ctx, tool.execute(args, ctx)).await;
+    let status = match &result {
+        Ok(_) => "ok",
+        Err(e) => e.code.as_str(),
+    };
+    ctx.audit_call("tool", T::NAME, status, started, &args_json);
+    result
+}
+
+/// Apply the context's time limit and cancellation to a call.
+pub(crate) async fn guarded<O>(
+    ctx: &ToolContext,
+    fut: impl Future<Output = Result<O, ToolError>>,
+) -> Result<O, ToolError> {
+    tokio::select! {
+        r = tokio::time::timeout(ctx.timeout, fut) => r.unwrap_or_else(|_| Err(ToolError::new(
+            ErrorCode::Timeout,
+            format!("the call took longer than {} s", ctx.timeout.as_secs()),
+            "retry with smaller input, or raise IVD_TOOL_TIMEOUT_S",
+        ))),
+        _ = ctx.cancel.cancelled() => Err(ToolError::new(ErrorCode::Timeout, "the call was cancelled", "run it again")),
+    }
+}
+
+/// Read a file through the data-root guard.
+pub(crate) fn read_confined(ctx: &ToolContext, path: &str) -> Result<(PathBuf, Vec<u8>), ToolError> {
+    let real = ctx.resolve(path)?;
+    if real.is_dir() {
+        return Err(ToolError::input(format!("{path} is a folder, not a file"), "give the path of a file"));
+    }
+    let bytes = std::fs::read(&real)
+        .map_err(|e| ToolError::service(format!("cannot read {path}: {e}"), "check the file's permissions"))?;
+    Ok((real, bytes))
+}
+
+impl From<crate::transcript::TranscriptError> for ToolError {
+    fn from(e: crate::transcript::TranscriptError) -> ToolError {
+        use crate::transcript::TranscriptError as E;
+        let suggestion = match &e {
+            E::Empty => "give a transcript that has some talk in it",
+            E::Binary(_) => "give a text transcript (.txt, .vtt, .srt, whisper .json)",
+            E::Undecodable { .. } => "re-save the file as UTF-8",
+            E::NoText(_) => "export the transcript with its text, not only the timings",
+            E::Json { .. } | E::NotTranscriptJson(_) => "give whisper's JSON output, or the transcript as text",
+        };
+        ToolError::input(e.to_string(), suggestion)
+    }
+}

@@ -1,0 +1,51 @@
+//! `split_qa_pairs`: question/answer pairs from a transcript and its turn roles.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Tool, ToolContext, ToolError};
+use crate::transcript::pairs::{self, QaPair};
+use crate::transcript::roles::{self, Role};
+use crate::transcript::Transcript;
+
+pub struct SplitQaPairs;
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SplitQaPairsArgs {
+    /// A transcript as `parse_transcript` returns it.
+    pub transcript: Transcript,
+    /// The role of every turn, as `detect_speakers` returns it; detected when omitted.
+    #[serde(default)]
+    pub turn_roles: Option<Vec<Role>>,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SplitQaPairsOutput {
+    pub pairs: Vec<QaPair>,
+}
+
+impl Tool for SplitQaPairs {
+    const NAME: &'static str = "split_qa_pairs";
+    const DESCRIPTION: &'static str = "Split a role-tagged transcript into question/answer pairs: merged interviewer turns, back-channels ignored, follow-ups marked with follow_up_of.";
+    type Args = SplitQaPairsArgs;
+    type Output = SplitQaPairsOutput;
+
+    async fn execute(&self, args: SplitQaPairsArgs, _ctx: &ToolContext) -> Result<SplitQaPairsOutput, ToolError> {
+        let turn_roles = match args.turn_roles {
+            Some(r) if r.len() == args.transcript.turns.len() => r,
+            Some(r) => {
+                return Err(ToolError::input(
+                    format!(
+                        "turn_roles has {} entries but the transcript has {} turns",
+                        r.len(),
+                        args.transcript.turns.len()
+                    ),
+                    "pass the turn_roles that detect_speakers returned for this transcript, or omit them",
+                ))
+            }
+            None => roles::detect(&args.transcript).turn_roles,
+        };
+        Ok(SplitQaPairsOutput { pairs: pairs::split(&args.transcript, &turn_roles) })
+    }
+}

@@ -1,0 +1,276 @@
+//! Question/answer pairs from role-tagged turns.
+//!
+//! Consecutive interviewer turns merge into one question; candidate turns merge into its answer,
+//! also across an interviewer's back-channel ("嗯。", "Mm-hmm."). Acknowledgements never become
+//! questions, and a leading acknowledgement sentence is cut from the question it precedes. A
+//! question that digs into the previous answer is marked as its follow-up.
+
+use std::collections::HashSet;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::lang::is_cjk;
+use super::roles::{is_ack, is_question_turn, Role};
+use super::text::{join_turn, normalize, sentences};
+use super::Transcript;
+
+/// One question and its answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct QaPair {
+    /// 1-based position in the interview.
+    pub index: usize,
+    pub question: String,
+    pub answer: String,
+    /// Start of the question, in seconds, where the input has times.
+    pub start_s: Option<f64>,
+    /// End of the answer, in seconds, where the input has times.
+    pub end_s: Option<f64>,
+    /// Index of the pair this question follows up on, if it digs into that answer.
+    pub follow_up_of: Option<usize>,
+}
+
+/// Openers of a question that digs into the previous answer.
+const FOLLOW_UP_ZH: &[&str] = &[
+    "你刚才提到",
+    "你刚才说",
+    "刚才你说",
+    "刚才你提到",
+    "你提到",
+    "你说的",
+    "你说到",
+    "那如果",
+    "具体来说",
+    "具体讲",
+    "具体说",
+    "追问一下",
+    "追问",
+    "展开说说",
+    "展开讲讲",
+    "详细说说",
+    "再深入",
+    "那为什么",
+    "为什么这么",
+    "举个例子",
+    "那这个",
+    "那在这种",
+];
+const FOLLOW_UP_EN: &[&str] = &[
+    "you mentioned",
+    "following up",
+    "follow up",
+    "follow-up",
+    "what if",
+    "can you go deeper",
+    "go deeper",
+    "how exactly",
+    "going back to what you said",
+    "you said",
+    "can you elaborate",
+    "could you elaborate",
+    "elaborate on",
+    "why did you",
+    "can you give an example",
+    "could you give an example",
+    "dig into",
+    "and if",
+];
+/// Openers that announce a new topic and so rule out a follow-up.
+const NEW_TOPIC: &[&str] = &[
+    "换个话题",
+    "接下来",
+    "下一个问题",
+    "下个问题",
+    "另一个问题",
+    "另外一个问题",
+    "我们聊聊",
+    "我们来聊",
+    "我们再聊",
+    "我们换",
+    "let's move on",
+    "moving on",
+    "move on",
+    "next question",
+    "switching gears",
+    "switch gears",
+    "another topic",
+    "different topic",
+    "let's talk about",
+    "let's switch",
+    "new topic",
+];
+/// Share of a question's content words found in the previous pair that makes it a follow-up even
+/// without an opener: high, because every question of an agent interview shares some vocabulary.
+const OVERLAP_FOLLOW_UP: f64 = 0.6;
+/// Fewer content words than this are too few to judge overlap.
+const OVERLAP_MIN_TOKENS: usize = 4;
+
+struct Acc {
+    text: String,
+    start: Option<f64>,
+    end: Option<f64>,
+}
+
+impl Acc {
+    fn new(text: &str, start: Option<f64>, end: Option<f64>) -> Acc {
+        Acc { text: text.trim().to_string(), start, end }
+    }
+    fn add(&mut self, text: &str, end: Option<f64>) {
+        join_turn(&mut self.text, text);
+        self.end = end;
+    }
+}
+
+/// Split role-tagged turns (`roles[i]` is the role of `t.turns[i]`) into pairs.
+pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
+    let mut pairs: Vec<QaPair> = Vec::new();
+    let mut question: Option<Acc> = None;
+    let mut answer: Option<Acc> = None;
+    for (turn, role) in t.turns.iter().zip(roles.iter().chain(std::iter::repeat(&Role::Unknown))) {
+        match role {
+            Role::Interviewer => {
+                let asked = strip_leading_acks(&turn.text);
+                if asked.is_empty() {
+                    continue; // an acknowledgement or back-channel
+                }
+                if answer.is_some() {
+                    close(&mut pairs, question.take(), answer.take());
+                }
+                match question.as_mut() {
+                    Some(q) => q.add(asked, turn.end_s),
+                    None => question = Some(Acc::new(asked, turn.start_s, turn.end_s)),
+                }
+            }
+            Role::Candidate => {
+                if question.is_none() {
+                    continue; // small talk before the first question
+                }
+                match answer.as_mut() {
+                    Some(a) => a.add(&turn.text, turn.end_s),
+                    None => answer = Some(Acc::new(&turn.text, turn.start_s, turn.end_s)),
+                }
+            }
+            Role::Unknown => {}
+        }
+    }
+    close(&mut pairs, question, answer);
+    pairs
+}
+
+fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
+    let Some(q) = question else { return };
+    // A closing remark with no answer ("Thanks, we'll be in touch.") is not a question.
+    if answer.is_none() && !is_question_turn(&q.text) {
+        return;
+    }
+    let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, prev)).map(|p| p.index);
+    let end = match &answer {
+        Some(a) => a.end,
+        None => q.end,
+    };
+    pairs.push(QaPair {
+        index: pairs.len() + 1,
+        question: q.text,
+        answer: answer.map(|a| a.text).unwrap_or_default(),
+        start_s: q.start,
+        end_s: end,
+        follow_up_of,
+    });
+}
+
+/// Remove acknowledgement sentences at the start of an interviewer turn.
+pub fn strip_leading_acks(text: &str) -> &str {
+    for s in sentences(text) {
+        if !is_ack(s) {
+            let at = s.as_ptr() as usize - text.as_ptr() as usize;
+            return text[at..].trim();
+        }
+    }
+    ""
+}
+
+fn is_follow_up(question: &str, prev: &QaPair) -> bool {
+    let lower = question.trim().to_lowercase();
+    let head: String = lower.chars().take(40).collect();
+    if NEW_TOPIC.iter().any(|m| head.contains(m)) {
+        return false;
+    }
+    if FOLLOW_UP_ZH.iter().any(|m| head.starts_with(m)) || FOLLOW_UP_EN.iter().any(|m| head.starts_with(m)) {
+        return true;
+    }
+    let q = content_tokens(question);
+    if q.len() < OVERLAP_MIN_TOKENS {
+        return false;
+    }
+    let mut context = content_tokens(&prev.question);
+    context.extend(content_tokens(&prev.answer));
+    let shared = q.iter().filter(|t| context.contains(*t)).count();
+    shared as f64 / q.len() as f64 >= OVERLAP_FOLLOW_UP
+}
+
+const STOP_EN: &[&str] = &[
+    "the", "and", "for", "you", "your", "that", "this", "with", "what", "how", "why", "when", "which", "would",
+    "could", "can", "about", "have", "are", "was", "were", "does", "did", "from", "into", "they", "them", "their",
+    "there", "then", "than", "its", "it's", "tell", "like", "just", "also", "some", "more",
+];
+
+/// English words of three letters or more (minus stop words) and Chinese character bigrams.
+pub fn content_tokens(text: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for w in normalize(text).split(' ') {
+        if w.is_ascii() {
+            if w.len() >= 3 && !STOP_EN.contains(&w) {
+                out.insert(w.to_string());
+            }
+        } else {
+            let chars: Vec<char> = w.chars().filter(|c| is_cjk(*c)).collect();
+            for pair in chars.windows(2) {
+                out.insert(pair.iter().collect());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{Format, Language, Turn};
+
+    fn turn(s: &str, text: &str) -> Turn {
+        Turn { speaker: Some(s.into()), text: text.into(), start_s: None, end_s: None }
+    }
+
+    #[test]
+    fn merges_acks_and_follow_ups() {
+        let t = Transcript {
+            format: Format::Labeled,
+            language: Language::Zh,
+            turns: vec![
+                turn("I", "先介绍一下你自己。"),
+                turn("I", "重点讲讲做过的 Agent 项目？"),
+                turn("C", "我做过客服 Agent。"),
+                turn("I", "嗯。"),
+                turn("C", "用了 RAG。"),
+                turn("I", "你刚才提到 RAG，召回率多少？"),
+                turn("C", "大概 85%。"),
+                turn("I", "好的，明白了。那我们换个话题，你怎么设计记忆？"),
+                turn("C", "分层。"),
+                turn("I", "好的。"),
+                turn("I", "谢谢你的时间，今天就到这里。"),
+            ],
+        };
+        let roles: Vec<Role> = t
+            .turns
+            .iter()
+            .map(|x| if x.speaker.as_deref() == Some("I") { Role::Interviewer } else { Role::Candidate })
+            .collect();
+        let p = split(&t, &roles);
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[0].question, "先介绍一下你自己。\n重点讲讲做过的 Agent 项目？");
+        assert_eq!(p[0].answer, "我做过客服 Agent。\n用了 RAG。");
+        assert_eq!(p[1].follow_up_of, Some(1));
+        assert_eq!(p[2].question, "那我们换个话题，你怎么设计记忆？");
+        assert_eq!(p[2].follow_up_of, None);
+    }
+}

@@ -1,0 +1,93 @@
+//! Helpers shared by the integration tests: the built binary, temp homes, sample paths.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn samples() -> PathBuf {
+    root().join("data/transcripts")
+}
+
+/// Every rendered sample transcript (each has a `.expected.json` beside it).
+pub fn sample_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(samples())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            !name.contains(".expected.")
+                && matches!(p.extension().and_then(|e| e.to_str()), Some("txt" | "vtt" | "srt" | "json"))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+pub fn expected_for(p: &Path) -> PathBuf {
+    p.with_extension("expected.json")
+}
+
+/// `ivd` with a private IVD_HOME, run to completion.
+pub struct Ivd {
+    pub home: tempfile::TempDir,
+}
+
+impl Ivd {
+    pub fn new() -> Ivd {
+        Ivd { home: tempfile::tempdir().unwrap() }
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ivd"));
+        c.env("IVD_HOME", self.home.path()).env_remove("IVD_CONFIG").env_remove("IVD_DATA_ROOT").env_remove("IVD_KB");
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+
+    pub fn run_in(&self, dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut c = self.cmd();
+        c.current_dir(dir).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        if let Some(input) = stdin {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        } else {
+            drop(child.stdin.take());
+        }
+        child.wait_with_output().unwrap()
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Whitespace-insensitive form: runs of whitespace are one space, and none next to Chinese.
+pub fn norm(s: &str) -> String {
+    let collapsed: Vec<char> = s.split_whitespace().collect::<Vec<_>>().join(" ").chars().collect();
+    let wide = |c: char| matches!(c, '\u{3000}'..='\u{303F}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}');
+    let mut out = String::new();
+    for (i, &c) in collapsed.iter().enumerate() {
+        if c == ' ' {
+            let prev = i.checked_sub(1).map(|j| collapsed[j]);
+            let next = collapsed.get(i + 1).copied();
+            if prev.is_some_and(wide) || next.is_some_and(wide) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
