@@ -6,6 +6,9 @@
 pub mod audit;
 pub mod cli;
 pub mod config;
+pub mod kb;
+pub mod report;
+pub mod scoring;
 pub mod skills;
 pub mod tools;
 pub mod transcript;

@@ -5,15 +5,18 @@
 //! [`registry`] erases the types, validates raw JSON against the schema first, and wraps every
 //! outcome in an [`Envelope`]; nothing here panics or throws past it.
 
+pub mod analyze_content;
 pub mod detect_speakers;
+pub mod generate_report;
 pub mod parse_transcript;
+pub mod query_knowledge_base;
 pub mod read_file;
 pub mod registry;
 pub mod split_qa_pairs;
 
 use std::future::Future;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
@@ -23,6 +26,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::audit::{self, AuditLog, AuditRecord};
 use crate::config::Config;
+use crate::kb::search::KbSearch;
+use crate::kb::{KbError, KnowledgeBase};
 
 pub use registry::ToolRegistry;
 
@@ -115,6 +120,8 @@ pub struct ToolContext {
     pub audit: Option<Arc<AuditLog>>,
     pub cancel: CancellationToken,
     pub timeout: Duration,
+    /// The knowledge base with its index, loaded on first use and shared by clones of the context.
+    kb: Arc<OnceLock<Result<Arc<KbSearch>, ToolError>>>,
 }
 
 impl ToolContext {
@@ -127,7 +134,19 @@ impl ToolContext {
             session: audit::new_session_id(),
             audit,
             cancel: CancellationToken::new(),
+            kb: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// The configured knowledge base (`kb_dir`, else the shipped one) with its search index,
+    /// loaded once per process and only when a tool needs it.
+    pub fn kb(&self) -> Result<Arc<KbSearch>, ToolError> {
+        self.kb
+            .get_or_init(|| {
+                let kb = KnowledgeBase::load(self.config.kb_dir.as_deref())?;
+                Ok(Arc::new(KbSearch::open(kb, &self.config.home)?))
+            })
+            .clone()
     }
 
     pub fn with_data_root(mut self, root: PathBuf) -> ToolContext {
@@ -236,6 +255,20 @@ pub(crate) fn read_confined(ctx: &ToolContext, path: &str) -> Result<(PathBuf, V
     let bytes = std::fs::read(&real)
         .map_err(|e| ToolError::service(format!("cannot read {path}: {e}"), "check the file's permissions"))?;
     Ok((real, bytes))
+}
+
+impl From<KbError> for ToolError {
+    fn from(e: KbError) -> ToolError {
+        match &e {
+            KbError::Missing(_) | KbError::Invalid(_) => ToolError::input(
+                e.to_string(),
+                "fix the knowledge base (`ivd kb validate`) or point --kb at another folder",
+            ),
+            KbError::Io { .. } | KbError::Index { .. } => {
+                ToolError::service(e.to_string(), "check IVD_HOME is writable; `ivd kb build` rebuilds the index")
+            }
+        }
+    }
 }
 
 impl From<crate::transcript::TranscriptError> for ToolError {

@@ -88,6 +88,9 @@ impl ToolRegistry {
         r.register(super::parse_transcript::ParseTranscript);
         r.register(super::detect_speakers::DetectSpeakers);
         r.register(super::split_qa_pairs::SplitQaPairs);
+        r.register(super::query_knowledge_base::QueryKnowledgeBase);
+        r.register(super::analyze_content::AnalyzeContent);
+        r.register(super::generate_report::GenerateReport);
         r
     }
 

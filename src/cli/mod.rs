@@ -1,6 +1,9 @@
 //! The command line: every subcommand and flag, and the glue that renders results.
 //! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
 
+mod bench;
+mod kb;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,6 +13,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, Overrides};
 use crate::skills::split_transcript::{self, SplitResult};
+use crate::skills::{compare_expert, diagnose_transcript};
+use crate::tools::generate_report::ReportFormat;
 use crate::tools::{ToolContext, ToolError, ToolRegistry};
 
 #[derive(Debug, Parser)]
@@ -36,6 +41,9 @@ pub struct GlobalArgs {
     /// Folder that tools may read from; overrides IVD_DATA_ROOT.
     #[arg(long, global = true)]
     pub data_root: Option<PathBuf>,
+    /// Knowledge base folder to use instead of the shipped one; overrides IVD_KB.
+    #[arg(long, global = true)]
+    pub kb: Option<PathBuf>,
     /// Do not write the audit log.
     #[arg(long, global = true)]
     pub no_audit: bool,
@@ -53,6 +61,36 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "md")]
         format: SplitFormat,
     },
+    /// Diagnose an interview transcript: scores per question, summary and improvement plan.
+    Diagnose {
+        /// The transcript file.
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "md")]
+        format: ReportFormatArg,
+        /// Write the report here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Score one answer against the knowledge base's reference answers.
+    Compare {
+        #[arg(long)]
+        question: String,
+        #[arg(long)]
+        answer: String,
+        #[arg(long, value_enum, default_value = "md")]
+        format: SplitFormat,
+    },
+    /// Build, search, count or validate the knowledge base.
+    Kb {
+        #[command(subcommand)]
+        action: kb::KbAction,
+    },
+    /// Measure diagnosis and search speed on the samples and a synthetic long interview.
+    Bench {
+        /// Warm repetitions per measurement.
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+    },
     /// List or run the atomic tools.
     Tools {
         #[command(subcommand)]
@@ -64,6 +102,13 @@ pub enum Command {
 pub enum SplitFormat {
     Json,
     Md,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ReportFormatArg {
+    Md,
+    Html,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -97,7 +142,7 @@ pub struct CliError {
 }
 
 impl CliError {
-    fn input(error: anyhow::Error) -> CliError {
+    pub(crate) fn input(error: anyhow::Error) -> CliError {
         CliError { code: 2, error }
     }
 }
@@ -121,7 +166,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         home: cli.global.home.clone(),
         config_file: cli.global.config.clone(),
         data_root: cli.global.data_root.clone(),
-        kb_dir: None,
+        kb_dir: cli.global.kb.clone(),
         audit: cli.global.no_audit.then_some(false),
     };
     let config = Config::load(&overrides).map_err(|e| CliError::input(e.into()))?;
@@ -147,6 +192,10 @@ fn init_logging(verbose: u8) {
 async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
     match command {
         Command::Split { file, format } => split(config, &file, format).await,
+        Command::Diagnose { file, format, out } => diagnose(config, &file, format, out.as_deref()).await,
+        Command::Compare { question, answer, format } => compare(config, &question, &answer, format).await,
+        Command::Kb { action } => kb::run(config, action).await,
+        Command::Bench { runs } => bench::run(config, runs).await,
         Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
         Command::Tools { action: ToolsAction::Run { name, input } } => tools_run(config, &name, &input).await,
     }
@@ -154,7 +203,7 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
 
 /// A file the user named on the command line: the tools may read it, so its folder becomes the
 /// data root for this run.
-fn context_for_file(config: Arc<Config>, file: &Path) -> Result<(ToolContext, String), CliError> {
+pub(crate) fn context_for_file(config: Arc<Config>, file: &Path) -> Result<(ToolContext, String), CliError> {
     let real = file.canonicalize().map_err(|e| CliError::input(anyhow!("cannot open {}: {e}", file.display())))?;
     if real.is_dir() {
         return Err(CliError::input(anyhow!("{} is a folder; give a transcript file", file.display())));
@@ -178,7 +227,87 @@ async fn split(config: Arc<Config>, file: &Path, format: SplitFormat) -> Result<
     write_stdout(out.as_bytes())
 }
 
-fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+/// Extensions of recordings: transcribing them is not part of the transcript path.
+const AUDIO_EXTENSIONS: &[&str] = &["wav", "mp3", "m4a", "aac", "flac", "ogg", "opus", "webm", "mp4", "mkv", "mov"];
+
+async fn diagnose(
+    config: Arc<Config>,
+    file: &Path,
+    format: ReportFormatArg,
+    out: Option<&Path>,
+) -> Result<(), CliError> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if AUDIO_EXTENSIONS.contains(&ext.as_str()) {
+        return Err(CliError::input(anyhow!(
+            "{} is a recording; this build diagnoses transcripts only\n  hint: transcribe it first (e.g. whisper's JSON output) and run `ivd diagnose` on the transcript",
+            file.display()
+        )));
+    }
+    let (ctx, name) = context_for_file(config, file)?;
+    let format = match format {
+        ReportFormatArg::Md => ReportFormat::Md,
+        ReportFormatArg::Html => ReportFormat::Html,
+        ReportFormatArg::Json => ReportFormat::Json,
+    };
+    let (report, rendered) =
+        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format).await.map_err(|e| {
+            let mut err = CliError::from(e);
+            err.error = err.error.context(format!("cannot diagnose {}", file.display()));
+            err
+        })?;
+    if report.questions.is_empty() {
+        eprintln!("warning: no question/answer pairs found in {}; is this an interview transcript?", file.display());
+    }
+    match out {
+        Some(path) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+            }
+            std::fs::write(path, rendered.as_bytes()).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+            eprintln!(
+                "wrote {} ({} questions, overall {})",
+                path.display(),
+                report.questions.len(),
+                report.summary.overall_score
+            );
+            Ok(())
+        }
+        None => write_stdout(rendered.as_bytes()),
+    }
+}
+
+async fn compare(config: Arc<Config>, question: &str, answer: &str, format: SplitFormat) -> Result<(), CliError> {
+    if question.trim().is_empty() || answer.trim().is_empty() {
+        return Err(CliError::input(anyhow!("--question and --answer must not be empty")));
+    }
+    let ctx = ToolContext::new(config);
+    let c = compare_expert::run(&ctx, question, answer).await?;
+    let out = match format {
+        SplitFormat::Json => serde_json::to_string_pretty(&c).context("cannot encode the result")? + "\n",
+        SplitFormat::Md => {
+            use std::fmt::Write as _;
+            let mut s = String::new();
+            let r = &c.content;
+            let _ = writeln!(s, "overall {}/100 ({})", r.overall, c.reference_id.as_deref().unwrap_or("no reference"));
+            for (name, x) in [
+                ("completeness", &r.completeness),
+                ("depth", &r.depth),
+                ("accuracy", &r.accuracy),
+                ("practicality", &r.practicality),
+            ] {
+                let _ = writeln!(s, "  {name:<13} {:>3}  {}", x.score, x.detail);
+            }
+            for m in &r.inaccuracies {
+                let _ = writeln!(s, "  misconception: {m}");
+            }
+            let _ = writeln!(s, "  improve: {}", r.improvement);
+            s
+        }
+    };
+    write_stdout(out.as_bytes())
+}
+
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),

@@ -1,0 +1,117 @@
+//! `ivd kb build|search|stats|validate`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use clap::Subcommand;
+
+use super::{write_stdout, CliError, ListFormat};
+use crate::config::Config;
+use crate::kb::index::Bm25Index;
+use crate::kb::KnowledgeBase;
+use crate::tools::query_knowledge_base::{QueryKnowledgeBase, QueryKnowledgeBaseArgs};
+use crate::tools::{call, ToolContext};
+
+#[derive(Debug, Subcommand)]
+pub enum KbAction {
+    /// (Re)build the search index under IVD_HOME.
+    Build,
+    /// Search the knowledge base.
+    Search {
+        query: String,
+        #[arg(long)]
+        dimension: Option<String>,
+        #[arg(long, default_value_t = 5)]
+        top: usize,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Entry counts per dimension.
+    Stats {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Check every entry; names the file and field of each problem.
+    Validate {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+}
+
+pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> {
+    let load = || KnowledgeBase::load(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()));
+    match action {
+        KbAction::Build => {
+            let kb = load()?;
+            let started = Instant::now();
+            let idx = Bm25Index::rebuild(&kb, &config.home).map_err(|e| CliError::from(anyhow!(e)))?;
+            eprintln!(
+                "indexed {} entries from {} in {} ms into {}",
+                kb.entries.len(),
+                kb.source_label(),
+                started.elapsed().as_millis(),
+                idx.path.display()
+            );
+            Ok(())
+        }
+        KbAction::Search { query, dimension, top, format } => {
+            let ctx = ToolContext::new(config);
+            let out =
+                call(&QueryKnowledgeBase, QueryKnowledgeBaseArgs { query, dimension, top_k: Some(top) }, &ctx).await?;
+            let text = match format {
+                ListFormat::Json => {
+                    let rows: Vec<serde_json::Value> = out
+                        .hits
+                        .iter()
+                        .map(|h| serde_json::json!({"id": h.id, "dimension": h.dimension, "question": h.question, "score": h.score, "relevance": h.relevance}))
+                        .collect();
+                    serde_json::to_string_pretty(&rows).context("cannot encode the hits")? + "\n"
+                }
+                ListFormat::Text => {
+                    out.hits.iter().map(|h| format!("{:>7.3}  {:<24} {}\n", h.score, h.id, h.question)).collect()
+                }
+            };
+            write_stdout(text.as_bytes())
+        }
+        KbAction::Stats { format } => {
+            let kb = load()?;
+            let stats = kb.stats();
+            let text = match format {
+                ListFormat::Json => serde_json::to_string_pretty(
+                    &serde_json::json!({"source": kb.source_label(), "total": kb.entries.len(), "dimensions": stats}),
+                )
+                .context("cannot encode the stats")?
+                    + "\n",
+                ListFormat::Text => {
+                    let mut s: String = stats.iter().map(|(d, n)| format!("{d:<22} {n:>4}\n")).collect();
+                    s.push_str(&format!("{:<22} {:>4}\n", "total", kb.entries.len()));
+                    s
+                }
+            };
+            write_stdout(text.as_bytes())
+        }
+        KbAction::Validate { format } => {
+            let (valid, problems) =
+                KnowledgeBase::validate(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()))?;
+            let text = match format {
+                ListFormat::Json => {
+                    serde_json::to_string_pretty(&serde_json::json!({"valid_entries": valid, "problems": problems}))
+                        .context("cannot encode")?
+                        + "\n"
+                }
+                ListFormat::Text => {
+                    let mut s: String = problems.iter().map(|p| format!("{p}\n")).collect();
+                    s.push_str(&format!("{valid} valid entries, {} problem(s)\n", problems.len()));
+                    s
+                }
+            };
+            write_stdout(text.as_bytes())?;
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(CliError::input(anyhow!("the knowledge base has {} problem(s)", problems.len())))
+            }
+        }
+    }
+}

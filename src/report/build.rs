@@ -1,0 +1,184 @@
+//! Deterministic aggregation: the summary, strengths and weaknesses, and the three-horizon
+//! improvement plan, all derived from the per-question results and the references. No model is
+//! asked for any number here.
+
+use std::collections::BTreeMap;
+
+use super::model::{ImprovementPlan, QuestionReport, Summary};
+use crate::kb::KnowledgeBase;
+
+/// A question at or above this is a strength, below `WEAK` a weakness.
+const STRONG: u32 = 75;
+const WEAK: u32 = 50;
+/// At most this many lines per list, so the report stays readable.
+const MAX_ITEMS: usize = 5;
+
+/// Mean of integer scores, rounded half up; 0 for none.
+pub fn mean(scores: impl Iterator<Item = u32>) -> u32 {
+    let (sum, n) = scores.fold((0u64, 0u64), |(s, n), x| (s + x as u64, n + 1));
+    if n == 0 {
+        0
+    } else {
+        ((sum * 2 + n) / (2 * n)) as u32
+    }
+}
+
+fn short(text: &str, max: usize) -> String {
+    let t = text.trim().replace('\n', " ");
+    if t.chars().count() <= max {
+        t
+    } else {
+        t.chars().take(max).collect::<String>() + "…"
+    }
+}
+
+pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speech_avg: Option<u32>) -> Summary {
+    let content_avg = mean(questions.iter().map(|q| q.content.overall));
+    let overall_score = match speech_avg {
+        // Content is what interviews are decided on; delivery weighs a quarter.
+        Some(s) => ((content_avg as f64 * 0.75 + s as f64 * 0.25).round()) as u32,
+        None => content_avg,
+    };
+    let dim_name = |d: &str| {
+        kb.dimension(d).map(|x| if zh { x.name_zh.clone() } else { x.name_en.clone() }).unwrap_or_else(|| d.to_string())
+    };
+    // Per dimension, the questions and their mean score.
+    let mut by_dim: BTreeMap<String, Vec<&QuestionReport>> = BTreeMap::new();
+    for q in questions {
+        if let Some(d) = &q.dimension {
+            by_dim.entry(d.clone()).or_default().push(q);
+        }
+    }
+    let mut dims: Vec<(String, u32, Vec<usize>)> = by_dim
+        .iter()
+        .map(|(d, qs)| (d.clone(), mean(qs.iter().map(|q| q.content.overall)), qs.iter().map(|q| q.index).collect()))
+        .collect();
+    dims.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let list = |idx: &[usize]| idx.iter().map(|i| format!("Q{i}")).collect::<Vec<_>>().join(", ");
+
+    let mut strengths = Vec::new();
+    for (d, s, idx) in dims.iter().filter(|(_, s, _)| *s >= STRONG) {
+        strengths.push(if zh {
+            format!("{}：{}（{} 分）", dim_name(d), list(idx), s)
+        } else {
+            format!("{}: {} (score {})", dim_name(d), list(idx), s)
+        });
+    }
+    let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(f));
+    let facets: [(&str, &str, u32); 4] = [
+        ("要点覆盖完整", "complete answers that cover the key points", avg(|q| q.content.completeness.score)),
+        ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
+        ("表述准确", "accurate, without known misconceptions", avg(|q| q.content.accuracy.score)),
+        ("有实践经验和数据", "practical: first-hand experience and numbers", avg(|q| q.content.practicality.score)),
+    ];
+    let mut sorted = facets;
+    sorted.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(b.1)));
+    if let Some((z, e, s)) = sorted.first().filter(|f| f.2 >= STRONG - 10) {
+        strengths.push(if zh { format!("{z}（平均 {s} 分）") } else { format!("{e} (average {s})") });
+    }
+    let mut weaknesses = Vec::new();
+    for (d, s, idx) in dims.iter().rev().filter(|(_, s, _)| *s < WEAK) {
+        weaknesses.push(if zh {
+            format!("{}：{}（{} 分）", dim_name(d), list(idx), s)
+        } else {
+            format!("{}: {} (score {})", dim_name(d), list(idx), s)
+        });
+    }
+    if let Some((z, e, s)) = sorted.last().filter(|f| f.2 < WEAK + 10) {
+        weaknesses.push(if zh {
+            format!("欠缺：{z}（平均 {s} 分）")
+        } else {
+            format!("lacking: {e} (average {s})")
+        });
+    }
+    let unanswered: Vec<usize> = questions.iter().filter(|q| q.content.overall <= 20).map(|q| q.index).collect();
+    if !unanswered.is_empty() {
+        weaknesses.push(if zh {
+            format!("几乎没有作答：{}", list(&unanswered))
+        } else {
+            format!("essentially unanswered: {}", list(&unanswered))
+        });
+    }
+    strengths.truncate(MAX_ITEMS);
+    weaknesses.truncate(MAX_ITEMS);
+    Summary {
+        total_questions: questions.len(),
+        overall_score,
+        content_avg,
+        speech_avg,
+        top_strengths: strengths,
+        top_weaknesses: weaknesses,
+    }
+}
+
+/// Immediate: fix the weakest answers (missing points, misconceptions). Short term: study the weak
+/// dimensions' references and rehearse their follow-ups. Long term: close the gaps the references
+/// describe, and build the habits the facet scores ask for.
+pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> ImprovementPlan {
+    let mut weakest: Vec<&QuestionReport> = questions.iter().filter(|q| q.content.overall < STRONG).collect();
+    weakest.sort_by(|a, b| a.content.overall.cmp(&b.content.overall).then(a.index.cmp(&b.index)));
+    let mut immediate = Vec::new();
+    for q in weakest.iter().take(3) {
+        let mut line = if zh {
+            format!("Q{}「{}」（{} 分）：{}", q.index, short(&q.question, 40), q.content.overall, q.content.improvement)
+        } else {
+            format!("Q{} \"{}\" ({}): {}", q.index, short(&q.question, 60), q.content.overall, q.content.improvement)
+        };
+        if let Some(m) = q.content.inaccuracies.first() {
+            line.push_str(&if zh { format!(" 误区：{m}") } else { format!(" Misconception: {m}") });
+        }
+        immediate.push(line);
+    }
+
+    let mut short_term = Vec::new();
+    let mut long_term = Vec::new();
+    let mut seen_refs = std::collections::BTreeSet::new();
+    for q in &weakest {
+        let Some(r) = q.references.first() else { continue };
+        if q.dimension.is_none() || !seen_refs.insert(r.id.clone()) {
+            continue;
+        }
+        let Some(e) = kb.get(&r.id) else { continue };
+        if short_term.len() < MAX_ITEMS {
+            let follow = e.follow_ups.iter().take(2).cloned().collect::<Vec<_>>().join(if zh { "；" } else { "; " });
+            short_term.push(if zh {
+                format!("复习「{}」（{}）并练习追问：{}", e.question, e.id, follow)
+            } else {
+                format!("Study \"{}\" ({}) and rehearse its follow-ups: {}", e.question_en, e.id, follow)
+            });
+        }
+        if long_term.len() < 3 {
+            long_term.push(if zh {
+                format!("{}：{}", e.id, short(&e.gap_analysis, 120))
+            } else {
+                format!("{}: {}", e.id, short(&e.gap_analysis, 160))
+            });
+        }
+    }
+    let practical = mean(questions.iter().map(|q| q.content.practicality.score));
+    if practical < STRONG {
+        long_term.push(if zh {
+            "养成习惯：每个回答都带一个亲身项目的例子和一个量化结果（延迟、成功率、成本）。".to_string()
+        } else {
+            "Build the habit: every answer gets one first-hand example and one measured result (latency, success rate, cost).".to_string()
+        });
+    }
+    let depth = mean(questions.iter().map(|q| q.content.depth.score));
+    if depth < STRONG {
+        long_term.push(if zh {
+            "按「是什么—为什么—怎么做—代价」四步组织回答，讲清机制而不是罗列名词。".to_string()
+        } else {
+            "Structure answers as what, why, how, and at what cost: explain mechanisms rather than listing terms."
+                .to_string()
+        });
+    }
+    if immediate.is_empty() {
+        immediate.push(if zh {
+            "所有回答都在 75 分以上：保持，并准备更难的追问。".into()
+        } else {
+            "Every answer scored 75 or more: keep it up and prepare for harder follow-ups.".into()
+        });
+    }
+    long_term.truncate(MAX_ITEMS);
+    ImprovementPlan { immediate, short_term, long_term }
+}

@@ -1,0 +1,93 @@
+//! Inline SVG charts: no scripts, no external URLs, so the HTML report is self-contained.
+
+use std::fmt::Write;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Colour band of a score: the same thresholds as the report's strengths and weaknesses.
+pub fn band(score: u32) -> &'static str {
+    match score {
+        75.. => "#2e7d32",
+        50..=74 => "#f9a825",
+        _ => "#c62828",
+    }
+}
+
+/// A vertical bar per question, 0-100.
+pub fn bars(items: &[(String, u32)]) -> String {
+    let bar_w = 28.0;
+    let gap = 12.0;
+    let h = 160.0;
+    let left = 30.0;
+    let width = left + items.len() as f64 * (bar_w + gap) + gap;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg role="img" aria-label="score per question" width="{width:.0}" height="200" viewBox="0 0 {width:.0} 200">"#
+    );
+    for g in [0, 50, 100] {
+        let y = 10.0 + h - h * g as f64 / 100.0;
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{width:.0}" y2="{y:.1}" stroke="#ddd"/><text x="2" y="{:.1}" font-size="10" fill="#666">{g}</text>"##,
+            y + 3.0
+        );
+    }
+    for (i, (label, score)) in items.iter().enumerate() {
+        let x = left + gap + i as f64 * (bar_w + gap);
+        let bh = h * (*score).min(100) as f64 / 100.0;
+        let y = 10.0 + h - bh;
+        let _ = write!(
+            s,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar_w}" height="{bh:.1}" fill="{}"><title>{} {score}</title></rect><text x="{:.1}" y="{:.1}" font-size="10" text-anchor="middle">{score}</text><text x="{:.1}" y="190" font-size="11" text-anchor="middle">{}</text>"#,
+            band(*score),
+            esc(label),
+            x + bar_w / 2.0,
+            y - 3.0,
+            x + bar_w / 2.0,
+            esc(label)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A radar (spider) chart of a few 0-100 facets.
+pub fn radar(items: &[(String, u32)]) -> String {
+    let (cx, cy, r) = (150.0, 130.0, 90.0);
+    let n = items.len().max(3) as f64;
+    let point = |i: usize, v: f64| {
+        let a = -std::f64::consts::FRAC_PI_2 + 2.0 * std::f64::consts::PI * i as f64 / n;
+        (cx + r * v * a.cos(), cy + r * v * a.sin())
+    };
+    let mut s =
+        String::from(r#"<svg role="img" aria-label="content facets" width="300" height="260" viewBox="0 0 300 260">"#);
+    for ring in [0.25, 0.5, 0.75, 1.0] {
+        let pts: Vec<String> =
+            (0..items.len()).map(|i| point(i, ring)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let _ = write!(s, r##"<polygon points="{}" fill="none" stroke="#ddd"/>"##, pts.join(" "));
+    }
+    for (i, (label, score)) in items.iter().enumerate() {
+        let (x, y) = point(i, 1.0);
+        let (lx, ly) = point(i, 1.22);
+        let _ = write!(
+            s,
+            r##"<line x1="{cx}" y1="{cy}" x2="{x:.1}" y2="{y:.1}" stroke="#ccc"/><text x="{lx:.1}" y="{ly:.1}" font-size="11" text-anchor="middle">{} {score}</text>"##,
+            esc(label)
+        );
+    }
+    let pts: Vec<String> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (_, v))| point(i, (*v).min(100) as f64 / 100.0))
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect();
+    let _ = write!(
+        s,
+        r##"<polygon points="{}" fill="rgba(25,118,210,0.25)" stroke="#1976d2" stroke-width="2"/></svg>"##,
+        pts.join(" ")
+    );
+    s
+}

@@ -1,0 +1,93 @@
+//! The report, as `../shared/contracts/report.schema.json` defines it (version 1).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::kb::search::SearchHit;
+use crate::scoring::content::ContentScore;
+use crate::transcript::roles::Speaker;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Report {
+    pub schema_version: u32,
+    pub source: SourceInfo,
+    pub speakers: Vec<Speaker>,
+    pub summary: Summary,
+    pub questions: Vec<QuestionReport>,
+    pub improvement_plan: ImprovementPlan,
+    pub compared_to_last: Option<Comparison>,
+    pub meta: Meta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceInfo {
+    pub path: String,
+    /// "transcript" or "audio".
+    pub kind: String,
+    pub format: String,
+    pub language: String,
+    pub duration_s: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    pub total_questions: usize,
+    pub overall_score: u32,
+    pub content_avg: u32,
+    pub speech_avg: Option<u32>,
+    pub top_strengths: Vec<String>,
+    pub top_weaknesses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reference {
+    pub id: String,
+    pub question: String,
+    pub dimension: String,
+    pub score: f64,
+}
+
+impl From<&SearchHit> for Reference {
+    fn from(h: &SearchHit) -> Reference {
+        Reference { id: h.id.clone(), question: h.question.clone(), dimension: h.dimension.clone(), score: h.score }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct QuestionReport {
+    pub index: usize,
+    pub question: String,
+    pub answer: String,
+    pub start_s: Option<f64>,
+    pub end_s: Option<f64>,
+    pub follow_up_of: Option<usize>,
+    /// Dimension of the best reference; null when nothing relevant was found.
+    pub dimension: Option<String>,
+    pub references: Vec<Reference>,
+    pub content: ContentScore,
+    pub speech: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct ImprovementPlan {
+    pub immediate: Vec<String>,
+    pub short_term: Vec<String>,
+    pub long_term: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Comparison {
+    pub score_change: i64,
+    pub improved: Vec<String>,
+    pub declined: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Meta {
+    pub generated_at: String,
+    pub analyzer: String,
+    pub kb_entries: usize,
+    pub elapsed_ms: u64,
+}

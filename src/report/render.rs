@@ -1,0 +1,166 @@
+//! Rendering through minijinja templates kept as files in `prompts/` (compiled in), which a user
+//! overrides by putting a file of the same name in `$IVD_HOME/templates/`.
+
+use std::path::Path;
+
+use minijinja::{context, AutoEscape, Environment};
+use serde::Serialize;
+
+use super::build::mean;
+use super::charts;
+use super::model::Report;
+
+/// The built-in templates, by file name.
+pub const TEMPLATES: &[(&str, &str)] = &[
+    ("report.md.j2", include_str!("../../prompts/report.md.j2")),
+    ("report.html.j2", include_str!("../../prompts/report.html.j2")),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    Md,
+    Html,
+    Json,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("template {name} failed: {message}; fix it or remove the override from {dir}")]
+    Template { name: String, dir: String, message: String },
+    #[error("cannot encode the report as JSON: {0}")]
+    Json(String),
+}
+
+#[derive(Serialize)]
+struct Labels {
+    title: &'static str,
+    overall: &'static str,
+    content: &'static str,
+    speech: &'static str,
+    questions: &'static str,
+    strengths: &'static str,
+    weaknesses: &'static str,
+    plan: &'static str,
+    immediate: &'static str,
+    short_term: &'static str,
+    long_term: &'static str,
+    question: &'static str,
+    answer: &'static str,
+    no_answer: &'static str,
+    follow_up_of: &'static str,
+    completeness: &'static str,
+    depth: &'static str,
+    accuracy: &'static str,
+    practicality: &'static str,
+    missing: &'static str,
+    misconceptions: &'static str,
+    improve: &'static str,
+    references: &'static str,
+    no_reference: &'static str,
+    speakers: &'static str,
+    generated: &'static str,
+}
+
+const EN: Labels = Labels {
+    title: "Interview diagnosis",
+    overall: "Overall",
+    content: "Content",
+    speech: "Delivery",
+    questions: "Questions",
+    strengths: "Strengths",
+    weaknesses: "Weaknesses",
+    plan: "Improvement plan",
+    immediate: "Now",
+    short_term: "This week",
+    long_term: "Longer term",
+    question: "Question",
+    answer: "Answer",
+    no_answer: "(no answer)",
+    follow_up_of: "follow-up of",
+    completeness: "Completeness",
+    depth: "Depth",
+    accuracy: "Accuracy",
+    practicality: "Practicality",
+    missing: "Missing key points",
+    misconceptions: "Misconceptions",
+    improve: "To improve",
+    references: "References",
+    no_reference: "no relevant reference in the knowledge base",
+    speakers: "Speakers",
+    generated: "Generated",
+};
+
+const ZH: Labels = Labels {
+    title: "面试诊断报告",
+    overall: "总分",
+    content: "内容",
+    speech: "表达",
+    questions: "问题",
+    strengths: "优势",
+    weaknesses: "不足",
+    plan: "提升计划",
+    immediate: "立即",
+    short_term: "本周",
+    long_term: "长期",
+    question: "问题",
+    answer: "回答",
+    no_answer: "（未作答）",
+    follow_up_of: "追问自",
+    completeness: "完整性",
+    depth: "深度",
+    accuracy: "准确性",
+    practicality: "实践性",
+    missing: "缺失要点",
+    misconceptions: "误区",
+    improve: "改进建议",
+    references: "参考条目",
+    no_reference: "知识库中没有相关参考",
+    speakers: "说话人",
+    generated: "生成于",
+};
+
+/// Render the report. `templates_dir` is where user overrides may live.
+pub fn render(report: &Report, format: OutputFormat, templates_dir: &Path) -> Result<String, RenderError> {
+    let name = match format {
+        OutputFormat::Json => {
+            return serde_json::to_string_pretty(report).map(|s| s + "\n").map_err(|e| RenderError::Json(e.to_string()))
+        }
+        OutputFormat::Md => "report.md.j2",
+        OutputFormat::Html => "report.html.j2",
+    };
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|n| if n.contains(".html") { AutoEscape::Html } else { AutoEscape::None });
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    let fail = |message: String| RenderError::Template {
+        name: name.to_string(),
+        dir: templates_dir.display().to_string(),
+        message,
+    };
+    let source = match std::fs::read_to_string(templates_dir.join(name)) {
+        Ok(user) => user,
+        Err(_) => TEMPLATES.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).unwrap_or_default(),
+    };
+    env.add_template_owned(name, source).map_err(|e| fail(format!("{e:#}")))?;
+    let tmpl = env.get_template(name).map_err(|e| fail(format!("{e:#}")))?;
+    let zh = report.source.language == "zh";
+    let labels = if zh { &ZH } else { &EN };
+    let bars: Vec<(String, u32)> =
+        report.questions.iter().map(|q| (format!("Q{}", q.index), q.content.overall)).collect();
+    let facet = |f: fn(&super::model::QuestionReport) -> u32| mean(report.questions.iter().map(f));
+    let radar = vec![
+        (labels.completeness.to_string(), facet(|q| q.content.completeness.score)),
+        (labels.depth.to_string(), facet(|q| q.content.depth.score)),
+        (labels.accuracy.to_string(), facet(|q| q.content.accuracy.score)),
+        (labels.practicality.to_string(), facet(|q| q.content.practicality.score)),
+    ];
+    tmpl.render(context! {
+        report => report,
+        l => labels,
+        bars_svg => charts::bars(&bars),
+        radar_svg => charts::radar(&radar),
+        facets => radar,
+        band => charts::band(report.summary.overall_score),
+    })
+    .map_err(|e| fail(format!("{e:#}")))
+}

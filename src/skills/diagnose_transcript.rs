@@ -1,0 +1,96 @@
+//! `diagnose-transcript`: parse -> speakers -> split -> search -> analyze -> report.
+
+use std::time::Instant;
+
+use crate::kb::search::{references, REFERENCE_CANDIDATES};
+use crate::report::model::{QuestionReport, Reference, Report, SourceInfo};
+use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
+use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
+use crate::tools::query_knowledge_base::{QueryKnowledgeBase, QueryKnowledgeBaseArgs};
+use crate::tools::{call, ToolContext, ToolError};
+
+pub const NAME: &str = "diagnose-transcript";
+
+/// Diagnose the transcript at `path` (inside the context's data root). `shown_path` is what the
+/// report names as its source.
+pub async fn run(
+    ctx: &ToolContext,
+    path: &str,
+    shown_path: &str,
+    format: ReportFormat,
+) -> Result<(Report, String), ToolError> {
+    let started = Instant::now();
+    let result = steps(ctx, path, shown_path, format, started).await;
+    ctx.audit_call(
+        "skill",
+        NAME,
+        result.as_ref().map(|_| "ok").unwrap_or_else(|e| e.code.as_str()),
+        started,
+        path.as_bytes(),
+    );
+    result
+}
+
+async fn steps(
+    ctx: &ToolContext,
+    path: &str,
+    shown_path: &str,
+    format: ReportFormat,
+    started: Instant,
+) -> Result<(Report, String), ToolError> {
+    let (split, transcript) = super::split_transcript::run(ctx, path).await?;
+    let mut questions = Vec::with_capacity(split.pairs.len());
+    for pair in &split.pairs {
+        let found = call(
+            &QueryKnowledgeBase,
+            QueryKnowledgeBaseArgs { query: pair.question.clone(), dimension: None, top_k: Some(REFERENCE_CANDIDATES) },
+            ctx,
+        )
+        .await?;
+        let relevant = references(&found.hits);
+        let best = relevant.first().map(|h| h.id.clone());
+        let analysis = call(
+            &AnalyzeContent,
+            AnalyzeContentArgs { question: pair.question.clone(), answer: pair.answer.clone(), reference_id: best },
+            ctx,
+        )
+        .await?;
+        questions.push(QuestionReport {
+            index: pair.index,
+            question: pair.question.clone(),
+            answer: pair.answer.clone(),
+            start_s: pair.start_s,
+            end_s: pair.end_s,
+            follow_up_of: pair.follow_up_of,
+            dimension: relevant.first().map(|h| h.dimension.clone()),
+            references: relevant.iter().map(Reference::from).collect(),
+            content: analysis.content,
+            speech: None,
+        });
+    }
+    let duration_s = transcript
+        .turns
+        .iter()
+        .filter_map(|t| t.end_s.or(t.start_s))
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    let source = SourceInfo {
+        path: shown_path.to_string(),
+        kind: "transcript".into(),
+        format: split.format.as_str().into(),
+        language: split.language.as_str().into(),
+        duration_s,
+    };
+    let out = call(
+        &GenerateReport,
+        GenerateReportArgs {
+            source,
+            speakers: split.speakers,
+            questions,
+            format: Some(format),
+            elapsed_ms: Some(started.elapsed().as_millis() as u64),
+        },
+        ctx,
+    )
+    .await?;
+    Ok((out.report, out.rendered))
+}

@@ -1,0 +1,78 @@
+//! `generate_report`: aggregate per-question results into the report and render it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Tool, ToolContext, ToolError};
+use crate::report::model::{Meta, QuestionReport, Report, SourceInfo, SCHEMA_VERSION};
+use crate::report::{build, render, OutputFormat};
+use crate::transcript::roles::Speaker;
+
+pub struct GenerateReport;
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    Md,
+    Html,
+    Json,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateReportArgs {
+    pub source: SourceInfo,
+    pub speakers: Vec<Speaker>,
+    /// Per-question results: question, answer, references and the content score.
+    pub questions: Vec<QuestionReport>,
+    /// Output format (default md).
+    #[serde(default)]
+    pub format: Option<ReportFormat>,
+    /// Milliseconds spent so far, recorded in the report's meta.
+    #[serde(default)]
+    pub elapsed_ms: Option<u64>,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct GenerateReportOutput {
+    pub report: Report,
+    pub rendered: String,
+}
+
+impl Tool for GenerateReport {
+    const NAME: &'static str = "generate_report";
+    const DESCRIPTION: &'static str = "Build the diagnosis report (summary, strengths, weaknesses, three-horizon improvement plan, computed deterministically from per-question scores) and render it as Markdown, self-contained HTML or JSON.";
+    type Args = GenerateReportArgs;
+    type Output = GenerateReportOutput;
+
+    async fn execute(&self, args: GenerateReportArgs, ctx: &ToolContext) -> Result<GenerateReportOutput, ToolError> {
+        let kb = ctx.kb()?;
+        let zh = args.source.language == "zh";
+        let summary = build::summary(&args.questions, &kb.kb, zh, None);
+        let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
+        let report = Report {
+            schema_version: SCHEMA_VERSION,
+            source: args.source,
+            speakers: args.speakers,
+            summary,
+            questions: args.questions,
+            improvement_plan,
+            compared_to_last: None,
+            meta: Meta {
+                generated_at: crate::audit::now_rfc3339(),
+                analyzer: "rubric".into(),
+                kb_entries: kb.kb.entries.len(),
+                elapsed_ms: args.elapsed_ms.unwrap_or(0),
+            },
+        };
+        let format = match args.format.unwrap_or(ReportFormat::Md) {
+            ReportFormat::Md => OutputFormat::Md,
+            ReportFormat::Html => OutputFormat::Html,
+            ReportFormat::Json => OutputFormat::Json,
+        };
+        let rendered = render(&report, format, &ctx.config.home.join("templates")).map_err(|e| {
+            ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates")
+        })?;
+        Ok(GenerateReportOutput { report, rendered })
+    }
+}

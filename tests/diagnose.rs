@@ -1,0 +1,147 @@
+//! `ivd diagnose` end to end: the JSON report validates against the shared contract for every
+//! sample in every format, Markdown and HTML render every question, HTML is self-contained, the
+//! numbers are deterministic, and user templates override the built-in ones.
+
+use serde_json::Value;
+
+use crate::common::*;
+
+/// The contract lives in ../shared; a copy is kept in data/contracts for checkouts without it,
+/// and the two must not drift.
+fn contract() -> Value {
+    let vendored = std::fs::read_to_string(root().join("data/contracts/report.schema.json")).unwrap();
+    if let Ok(shared) = std::fs::read_to_string(root().join("../shared/contracts/report.schema.json")) {
+        assert_eq!(
+            shared, vendored,
+            "data/contracts/report.schema.json differs from ../shared/contracts: copy it again"
+        );
+    }
+    serde_json::from_str(&vendored).unwrap()
+}
+
+/// Decode the entities an HTML escaper may use, so the test does not depend on its choice.
+fn html_unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#34;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&#x2f;", "/")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn every_sample_in_every_format_renders_a_valid_report() {
+    let schema = contract();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let ivd = Ivd::new();
+    let mut problems = Vec::new();
+    for f in sample_files() {
+        let path = f.to_str().unwrap();
+        let out = ivd.run(&["diagnose", path, "--format", "json"]);
+        assert!(out.status.success(), "{path}: {}", stderr(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        for e in validator.iter_errors(&report) {
+            problems.push(format!("{path}: {} at {}", e, e.instance_path()));
+        }
+        let questions: Vec<String> = report["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| q["question"].as_str().unwrap().to_string())
+            .collect();
+        assert!(!questions.is_empty(), "{path}: no questions");
+        assert_eq!(report["summary"]["total_questions"], questions.len());
+
+        let md = stdout(&ivd.run(&["diagnose", path, "--format", "md"]));
+        let html = stdout(&ivd.run(&["diagnose", path, "--format", "html"]));
+        let html_text = html_unescape(&html);
+        assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"), "{path}");
+        for banned in ["http://", "https://", "<script", "<link", " src=", "url(", "@import"] {
+            assert!(!html.contains(banned), "{path}: HTML references something external: {banned}");
+        }
+        assert!(html.contains("<svg") && html.contains("<polygon"), "{path}: charts missing");
+        for (i, q) in questions.iter().enumerate() {
+            let first_line = q.lines().next().unwrap();
+            assert!(md.contains(first_line), "{path}: Q{} missing from Markdown", i + 1);
+            assert!(html_text.contains(first_line), "{path}: Q{} missing from HTML", i + 1);
+            assert!(html.contains(&format!("id=\"q{}\"", i + 1)));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn strip_volatile(mut v: Value) -> Value {
+    v["meta"]["generated_at"] = Value::Null;
+    v["meta"]["elapsed_ms"] = Value::Null;
+    v
+}
+
+#[test]
+fn two_runs_give_identical_reports() {
+    for f in ["zh_agent_labeled.txt", "en_panel_teams.vtt", "mixed.srt"] {
+        let path = samples().join(f);
+        // Different state folders: one builds the index, the other too; results must not differ.
+        let a = Ivd::new().run(&["diagnose", path.to_str().unwrap(), "--format", "json"]);
+        let b = Ivd::new().run(&["diagnose", path.to_str().unwrap(), "--format", "json"]);
+        let (a, b): (Value, Value) =
+            (serde_json::from_slice(&a.stdout).unwrap(), serde_json::from_slice(&b.stdout).unwrap());
+        assert_eq!(
+            serde_json::to_string(&strip_volatile(a)).unwrap(),
+            serde_json::to_string(&strip_volatile(b)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn out_writes_the_file_and_templates_can_be_overridden() {
+    let ivd = Ivd::new();
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("nested/report.html");
+    let out = ivd.run(&[
+        "diagnose",
+        samples().join("en_agent_labeled.txt").to_str().unwrap(),
+        "--format",
+        "html",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&out_path).unwrap().contains("<!DOCTYPE html>"));
+    assert!(stdout(&out).is_empty());
+
+    let templates = ivd.home.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(
+        templates.join("report.md.j2"),
+        "CUSTOM {{ report.summary.overall_score }} {{ report.questions | length }}\n",
+    )
+    .unwrap();
+    let out = ivd.run(&["diagnose", samples().join("en_agent_labeled.txt").to_str().unwrap()]);
+    assert!(stdout(&out).starts_with("CUSTOM "), "{}", stdout(&out));
+    assert!(stdout(&out).trim_end().ends_with(" 7"));
+    std::fs::write(templates.join("report.md.j2"), "{% for x in %}broken").unwrap();
+    let out = ivd.run(&["diagnose", samples().join("en_agent_labeled.txt").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("report.md.j2"), "{}", stderr(&out));
+}
+
+#[test]
+fn recordings_and_non_interviews_are_handled() {
+    let ivd = Ivd::new();
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("talk.wav");
+    std::fs::write(&wav, b"RIFF\0\0\0\0WAVEfmt ").unwrap();
+    let out = ivd.run(&["diagnose", wav.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("recording"), "{}", stderr(&out));
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "Just a note to myself.\n\nNothing here is a question.").unwrap();
+    let out = ivd.run(&["diagnose", notes.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no question/answer pairs"));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["total_questions"], 0);
+}
