@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# The project's test command (README): installs what the tests need, then checks formatting,
-# lints and runs every test. CI runs exactly this through .ci/run.
+# The project's test command (README): installs what the tests need, provisions the real models,
+# then checks formatting, lints and runs every test. CI runs exactly this through .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-command -v python3 >/dev/null || need_apt+=(python3)
+command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 if ((${#need_apt[@]})); then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+# Real models for the tests of search quality and scoring (no mock embedder): provisioned once per
+# machine into ./models (git-ignored); `ivd models fetch` verifies and returns at once when present.
+export IVD_MODELS="${IVD_MODELS:-$PWD/models}"
 
 echo "== knowledge base (authoring check)"
 python3 scripts/kb_check.py
@@ -17,5 +22,7 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --quiet -- -D warnings
+echo "== models (IVD_MODELS=$IVD_MODELS)"
+cargo run --quiet -- models fetch
 echo "== cargo test"
 cargo test --all-targets -- --test-threads 2

@@ -2,7 +2,7 @@
 //!
 //! Precedence, highest first:
 //! 1. command-line flags (`--home`, `--config`, `--data-root`, `--kb`, `--no-audit`);
-//! 2. `IVD_*` environment variables (`IVD_HOME`, `IVD_CONFIG`, `IVD_DATA_ROOT`, `IVD_KB`, `IVD_AUDIT`,
+//! 2. `IVD_*` environment variables (`IVD_HOME`, `IVD_CONFIG`, `IVD_DATA_ROOT`, `IVD_KB`, `IVD_MODELS`, `IVD_AUDIT`,
 //!    `IVD_TOOL_TIMEOUT_S`, `IVD_LLM_BASE_URL`, `IVD_LLM_MODEL`, `IVD_LLM_API_KEY`);
 //! 3. `ivd.toml`: the file named by `--config` / `IVD_CONFIG`, else `$IVD_HOME/ivd.toml` if present;
 //! 4. built-in defaults.
@@ -23,6 +23,8 @@ pub struct Config {
     pub data_root: PathBuf,
     /// A knowledge base other than the shipped one.
     pub kb_dir: Option<PathBuf>,
+    /// Model files and their manifest (`IVD_MODELS`, else `$IVD_HOME/models`).
+    pub models_dir: PathBuf,
     /// Append every tool and skill call to `$IVD_HOME/audit.jsonl`.
     pub audit: bool,
     /// Longest a single tool call may take.
@@ -66,6 +68,7 @@ pub enum ConfigError {
 struct FileConfig {
     data_root: Option<PathBuf>,
     kb_dir: Option<PathBuf>,
+    models_dir: Option<PathBuf>,
     audit: Option<bool>,
     tool_timeout_s: Option<u64>,
     llm: Option<FileLlm>,
@@ -116,6 +119,8 @@ impl Config {
             .or(file.data_root)
             .unwrap_or_else(|| PathBuf::from("."));
         let kb_dir = o.kb_dir.clone().or_else(|| env("IVD_KB").map(PathBuf::from)).or(file.kb_dir);
+        let models_dir =
+            env("IVD_MODELS").map(PathBuf::from).or(file.models_dir).unwrap_or_else(|| home.join("models"));
         let audit = match o.audit {
             Some(a) => a,
             None => match env("IVD_AUDIT") {
@@ -136,6 +141,7 @@ impl Config {
             home,
             data_root,
             kb_dir,
+            models_dir,
             audit,
             tool_timeout_s,
             llm: LlmSettings {
@@ -152,6 +158,7 @@ impl Config {
             home: home.to_path_buf(),
             data_root: PathBuf::from("."),
             kb_dir: None,
+            models_dir: home.join("models"),
             audit: true,
             tool_timeout_s: DEFAULT_TOOL_TIMEOUT_S,
             llm: LlmSettings::default(),

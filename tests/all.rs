@@ -4,5 +4,6 @@ mod common;
 mod diagnose;
 mod kb;
 mod robustness;
+mod semantic;
 mod split;
 mod tools;

@@ -30,7 +30,7 @@ fn expert_beats_novice_on_every_entry() {
 fn relevance_separates_paraphrases_from_unrelated_questions() {
     let home = tempfile::tempdir().unwrap();
     let s = KbSearch::open(KnowledgeBase::shipped().unwrap(), home.path()).unwrap();
-    let opts = SearchOptions { top_k: 3, dimension: None };
+    let opts = SearchOptions { top_k: 3, dimension: None, mode: Default::default() };
     let mut paraphrase_rel = Vec::new();
     let mut top1 = 0;
     let mut n = 0;

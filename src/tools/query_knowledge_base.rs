@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
-use crate::kb::search::{SearchHit, SearchOptions, RELEVANCE_MIN};
+use crate::kb::search::{SearchHit, SearchMode, SearchOptions, RELEVANCE_MIN};
 
 pub struct QueryKnowledgeBase;
 
@@ -19,6 +19,9 @@ pub struct QueryKnowledgeBaseArgs {
     /// How many hits to return (1-50, default 5).
     #[serde(default)]
     pub top_k: Option<usize>,
+    /// bm25, vector or hybrid (default): hybrid fuses keyword and embedding rankings.
+    #[serde(default)]
+    pub mode: Option<SearchMode>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -26,6 +29,11 @@ pub struct QueryKnowledgeBaseOutput {
     pub hits: Vec<SearchHit>,
     /// Hits with relevance below this are not treated as references for the query.
     pub relevance_min: f64,
+    /// The mode that ran: hybrid and vector fall back to bm25 when no embedding model is provisioned.
+    pub mode: SearchMode,
+    /// Why the search ran degraded, and how to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<String>,
 }
 
 impl Tool for QueryKnowledgeBase {
@@ -57,7 +65,10 @@ impl Tool for QueryKnowledgeBase {
                 ));
             }
         }
-        let hits = kb.search(&args.query, &SearchOptions { top_k, dimension: args.dimension })?;
-        Ok(QueryKnowledgeBaseOutput { hits, relevance_min: RELEVANCE_MIN })
+        let requested = args.mode.unwrap_or_default();
+        let mode = if kb.vectors.is_some() { requested } else { SearchMode::Bm25 };
+        let hits = kb.search(&args.query, &SearchOptions { top_k, dimension: args.dimension, mode })?;
+        let degraded = if requested != SearchMode::Bm25 { kb.degraded.clone() } else { None };
+        Ok(QueryKnowledgeBaseOutput { hits, relevance_min: RELEVANCE_MIN, mode, degraded })
     }
 }

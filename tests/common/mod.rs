@@ -35,16 +35,28 @@ pub fn expected_for(p: &Path) -> PathBuf {
 /// `ivd` with a private IVD_HOME, run to completion.
 pub struct Ivd {
     pub home: tempfile::TempDir,
+    pub models: Option<PathBuf>,
 }
 
 impl Ivd {
+    /// Without models: BM25 only. Most tests are about other things and need not load the model
+    /// in every process they start.
     pub fn new() -> Ivd {
-        Ivd { home: tempfile::tempdir().unwrap() }
+        Ivd { home: tempfile::tempdir().unwrap(), models: None }
+    }
+
+    /// With the provisioned models of IVD_MODELS.
+    pub fn with_models() -> Ivd {
+        Ivd { home: tempfile::tempdir().unwrap(), models: Some(crate::semantic::models().dir) }
     }
 
     pub fn cmd(&self) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ivd"));
         c.env("IVD_HOME", self.home.path()).env_remove("IVD_CONFIG").env_remove("IVD_DATA_ROOT").env_remove("IVD_KB");
+        match &self.models {
+            Some(m) => c.env("IVD_MODELS", m),
+            None => c.env("IVD_MODELS", self.home.path().join("no-models")),
+        };
         c
     }
 

@@ -1,0 +1,165 @@
+//! Dense vectors: multilingual-e5-small through fastembed and ONNX Runtime (loaded dynamically from
+//! the models folder), mean pooling, e5's `query: ` / `passage: ` prefixes, and a SQLite cache
+//! keyed by model and content hash so unchanged texts are never embedded twice.
+
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
+use sha2::{Digest, Sha256};
+
+use crate::models::{self, ModelError, Models};
+use crate::store::{Store, StoreError};
+
+/// Batch size for embedding: measured fastest on 2 cores for short sentences (MODELS.md).
+const BATCH: usize = 32;
+/// e5's maximum sequence length.
+const MAX_LENGTH: usize = 512;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error("cannot load ONNX Runtime from {path}: {message}; run `ivd models fetch` to repair it")]
+    Runtime { path: String, message: String },
+    #[error("cannot load the embedding model {path}: {message}; run `ivd models fetch` to repair it")]
+    Load { path: String, message: String },
+    #[error("embedding failed: {0}")]
+    Embed(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Which e5 weights to use: int8 is 2x faster and half the memory, with cosine 0.998 to fp32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    Int8,
+    Fp32,
+}
+
+/// ONNX Runtime may be initialised once per process; the outcome is kept for later callers.
+static ORT: OnceLock<Result<(), String>> = OnceLock::new();
+
+fn init_runtime(lib: &std::path::Path) -> Result<(), EmbedError> {
+    // Loading the library is all: fastembed's session builder creates the environment itself, and
+    // a second environment per process is refused.
+    ORT.get_or_init(|| ort::init_from(lib).map(drop).map_err(|e| e.to_string()))
+        .clone()
+        .map_err(|message| EmbedError::Runtime { path: lib.display().to_string(), message })
+}
+
+pub struct Embedder {
+    model: Mutex<TextEmbedding>,
+    /// Identifies the vectors in the cache: changing weights must not reuse old vectors.
+    pub name: String,
+    pub load_ms: u64,
+}
+
+impl Embedder {
+    pub fn load(models: &Models, variant: Variant) -> Result<Embedder, EmbedError> {
+        let started = Instant::now();
+        let lib = models.file(models::ONNXRUNTIME)?;
+        let (onnx_name, name) = match variant {
+            Variant::Int8 => (models::E5_INT8, "multilingual-e5-small-int8"),
+            Variant::Fp32 => (models::E5_FP32, "multilingual-e5-small-fp32"),
+        };
+        let onnx = models.file(onnx_name)?;
+        let read = |p: std::path::PathBuf| {
+            std::fs::read(&p).map_err(|source| EmbedError::Model(ModelError::Io { path: p, source }))
+        };
+        let files = TokenizerFiles {
+            tokenizer_file: read(models.file(models::E5_TOKENIZER)?)?,
+            config_file: read(models.file(models::E5_CONFIG)?)?,
+            special_tokens_map_file: read(models.file(models::E5_SPECIAL_TOKENS)?)?,
+            tokenizer_config_file: read(models.file(models::E5_TOKENIZER_CONFIG)?)?,
+        };
+        let onnx_bytes = read(onnx.clone())?;
+        init_runtime(&lib)?;
+        let user = UserDefinedEmbeddingModel::new(onnx_bytes, files).with_pooling(Pooling::Mean);
+        let model =
+            TextEmbedding::try_new_from_user_defined(user, InitOptionsUserDefined::new().with_max_length(MAX_LENGTH))
+                .map_err(|e| EmbedError::Load { path: onnx.display().to_string(), message: e.to_string() })?;
+        let manifest_sha = models
+            .manifest()?
+            .files
+            .iter()
+            .find(|f| f.name == onnx_name)
+            .map(|f| f.sha256[..12].to_string())
+            .unwrap_or_default();
+        Ok(Embedder {
+            model: Mutex::new(model),
+            name: format!("{name}-{manifest_sha}"),
+            load_ms: started.elapsed().as_millis() as u64,
+        })
+    }
+
+    /// Embed texts that already carry their e5 prefix; unit-length vectors.
+    pub fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut model =
+            self.model.lock().map_err(|_| EmbedError::Embed("the embedding model lock was poisoned".into()))?;
+        let mut out = model.embed(texts, Some(BATCH)).map_err(|e| EmbedError::Embed(e.to_string()))?;
+        for v in &mut out {
+            normalize(v);
+        }
+        Ok(out)
+    }
+
+    pub fn query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        Ok(self.embed_raw(&[format!("query: {text}")])?.pop().unwrap_or_default())
+    }
+
+    /// Embed prefixed texts through the cache: only texts never seen by this model are embedded.
+    pub fn cached(&self, store: &mut Store, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let hashes: Vec<String> = texts.iter().map(|t| content_hash(t)).collect();
+        let mut out: Vec<Option<Vec<f32>>> = Vec::with_capacity(texts.len());
+        let mut missing = Vec::new();
+        for (i, h) in hashes.iter().enumerate() {
+            let v = store.get_embedding(&self.name, h)?;
+            if v.is_none() {
+                missing.push(i);
+            }
+            out.push(v);
+        }
+        if !missing.is_empty() {
+            // Each distinct text is embedded once, however often it repeats.
+            let mut unique: Vec<usize> = Vec::new();
+            let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+            for &i in &missing {
+                seen.entry(hashes[i].as_str()).or_insert_with(|| {
+                    unique.push(i);
+                    unique.len() - 1
+                });
+            }
+            let todo: Vec<String> = unique.iter().map(|&i| texts[i].clone()).collect();
+            let vecs = self.embed_raw(&todo)?;
+            let items: Vec<(String, Vec<f32>)> =
+                unique.iter().zip(&vecs).map(|(&i, v)| (hashes[i].clone(), v.clone())).collect();
+            store.put_embeddings(&self.name, &items)?;
+            for &i in &missing {
+                out[i] = seen.get(hashes[i].as_str()).map(|&u| vecs[u].clone());
+            }
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+}
+
+pub fn content_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn normalize(v: &mut [f32]) {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        for x in v.iter_mut() {
+            *x /= n;
+        }
+    }
+}
+
+/// Dot product of unit vectors: their cosine.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

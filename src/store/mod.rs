@@ -1,0 +1,78 @@
+//! SQLite state under `$IVD_HOME/ivd.sqlite`: the embedding cache (and, later, history).
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+#[derive(Debug, thiserror::Error)]
+#[error("database {path}: {message}; delete it to start afresh (it holds only caches and history)")]
+pub struct StoreError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    pub fn open(home: &Path) -> Result<Store, StoreError> {
+        let path = home.join("ivd.sqlite");
+        let fail = |e: &dyn std::fmt::Display| StoreError { path: path.clone(), message: e.to_string() };
+        std::fs::create_dir_all(home).map_err(|e| fail(&e))?;
+        let conn = Connection::open(&path).map_err(|e| fail(&e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| fail(&e))?;
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL;
+             CREATE TABLE IF NOT EXISTS embeddings (
+                 model TEXT NOT NULL,
+                 hash TEXT NOT NULL,
+                 dim INTEGER NOT NULL,
+                 vector BLOB NOT NULL,
+                 PRIMARY KEY (model, hash)
+             );",
+        )
+        .map_err(|e| fail(&e))?;
+        Ok(Store { conn, path })
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        StoreError { path: self.path.clone(), message: e.to_string() }
+    }
+
+    /// A cached vector for (model, content hash).
+    pub fn get_embedding(&self, model: &str, hash: &str) -> Result<Option<Vec<f32>>, StoreError> {
+        // A cached statement: a 10,000-entry knowledge base looks up 20,000 vectors at start.
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT vector FROM embeddings WHERE model = ?1 AND hash = ?2")
+            .map_err(|e| self.err(e))?;
+        let blob: Option<Vec<u8>> =
+            stmt.query_row(params![model, hash], |r| r.get(0)).optional().map_err(|e| self.err(e))?;
+        Ok(blob.map(|b| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
+    }
+
+    /// Store many vectors in one transaction.
+    pub fn put_embeddings(&mut self, model: &str, items: &[(String, Vec<f32>)]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction().map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
+        {
+            let mut stmt = tx
+                .prepare("INSERT OR REPLACE INTO embeddings (model, hash, dim, vector) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
+            for (hash, v) in items {
+                let blob: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                stmt.execute(params![model, hash, v.len() as i64, blob])
+                    .map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
+            }
+        }
+        tx.commit().map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })
+    }
+
+    pub fn count_embeddings(&self, model: &str) -> Result<usize, StoreError> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM embeddings WHERE model = ?1", params![model], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+            .map_err(|e| self.err(e))
+    }
+}
