@@ -175,7 +175,7 @@ impl KbSearch {
         let mode = if self.vectors.is_some() { opts.mode } else { SearchMode::Bm25 };
         // The query is embedded only when the mode ranks by vectors.
         let qvec = match (&self.vectors, mode) {
-            (Some(v), SearchMode::Vector | SearchMode::Hybrid) => Some(v.embedder.query(query)?),
+            (Some(v), SearchMode::Vector | SearchMode::Hybrid) => Some(v.query_vector(query)?),
             _ => None,
         };
         let bm25 = || {

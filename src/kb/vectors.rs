@@ -118,6 +118,13 @@ impl KbVectors {
         self.embedder.cached(&mut store, &prefixed)
     }
 
+    /// A query's vector, through the cache: interview questions recur (every re-diagnosis of a
+    /// transcript asks the same ones), and a cache hit costs far less than inference.
+    pub fn query_vector(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
+        Ok(self.embedder.cached(&mut store, &[format!("query: {text}")])?.pop().unwrap_or_default())
+    }
+
     pub fn rows(&self) -> usize {
         self.row_entry.len()
     }

@@ -51,7 +51,9 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
     }
     let mut dims: Vec<(String, u32, Vec<usize>)> = by_dim
         .iter()
-        .map(|(d, qs)| (d.clone(), mean(qs.iter().map(|q| q.content.overall)), qs.iter().map(|q| q.index).collect()))
+        .map(|(d, qs)| {
+            (d.clone(), mean(qs.iter().map(|q| q.content.overall)), qs.iter().map(|q| q.pair.index).collect())
+        })
         .collect();
     dims.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let list = |idx: &[usize]| idx.iter().map(|i| format!("Q{i}")).collect::<Vec<_>>().join(", ");
@@ -91,7 +93,7 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
             format!("lacking: {e} (average {s})")
         });
     }
-    let unanswered: Vec<usize> = questions.iter().filter(|q| q.content.overall <= 20).map(|q| q.index).collect();
+    let unanswered: Vec<usize> = questions.iter().filter(|q| q.content.overall <= 20).map(|q| q.pair.index).collect();
     if !unanswered.is_empty() {
         weaknesses.push(if zh {
             format!("几乎没有作答：{}", list(&unanswered))
@@ -116,13 +118,25 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
 /// describe, and build the habits the facet scores ask for.
 pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> ImprovementPlan {
     let mut weakest: Vec<&QuestionReport> = questions.iter().filter(|q| q.content.overall < STRONG).collect();
-    weakest.sort_by(|a, b| a.content.overall.cmp(&b.content.overall).then(a.index.cmp(&b.index)));
+    weakest.sort_by(|a, b| a.content.overall.cmp(&b.content.overall).then(a.pair.index.cmp(&b.pair.index)));
     let mut immediate = Vec::new();
     for q in weakest.iter().take(3) {
         let mut line = if zh {
-            format!("Q{}「{}」（{} 分）：{}", q.index, short(&q.question, 40), q.content.overall, q.content.improvement)
+            format!(
+                "Q{}「{}」（{} 分）：{}",
+                q.pair.index,
+                short(&q.pair.question, 40),
+                q.content.overall,
+                q.content.improvement
+            )
         } else {
-            format!("Q{} \"{}\" ({}): {}", q.index, short(&q.question, 60), q.content.overall, q.content.improvement)
+            format!(
+                "Q{} \"{}\" ({}): {}",
+                q.pair.index,
+                short(&q.pair.question, 60),
+                q.content.overall,
+                q.content.improvement
+            )
         };
         if let Some(m) = q.content.inaccuracies.first() {
             line.push_str(&if zh { format!(" 误区：{m}") } else { format!(" Misconception: {m}") });

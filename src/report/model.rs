@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kb::search::SearchHit;
 use crate::scoring::content::ContentScore;
+use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::Speaker;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -55,14 +56,12 @@ impl From<&SearchHit> for Reference {
     }
 }
 
+/// One question of the report: the pair as split from the transcript (its fields appear inline in
+/// the JSON), the references found for it and its scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct QuestionReport {
-    pub index: usize,
-    pub question: String,
-    pub answer: String,
-    pub start_s: Option<f64>,
-    pub end_s: Option<f64>,
-    pub follow_up_of: Option<usize>,
+    #[serde(flatten)]
+    pub pair: QaPair,
     /// Dimension of the best reference; null when nothing relevant was found.
     pub dimension: Option<String>,
     pub references: Vec<Reference>,

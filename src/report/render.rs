@@ -146,7 +146,7 @@ pub fn render(report: &Report, format: OutputFormat, templates_dir: &Path) -> Re
     let zh = report.source.language == "zh";
     let labels = if zh { &ZH } else { &EN };
     let bars: Vec<(String, u32)> =
-        report.questions.iter().map(|q| (format!("Q{}", q.index), q.content.overall)).collect();
+        report.questions.iter().map(|q| (format!("Q{}", q.pair.index), q.content.overall)).collect();
     let facet = |f: fn(&super::model::QuestionReport) -> u32| mean(report.questions.iter().map(f));
     let radar = vec![
         (labels.completeness.to_string(), facet(|q| q.content.completeness.score)),

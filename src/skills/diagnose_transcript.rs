@@ -61,12 +61,7 @@ async fn steps(
         )
         .await?;
         questions.push(QuestionReport {
-            index: pair.index,
-            question: pair.question.clone(),
-            answer: pair.answer.clone(),
-            start_s: pair.start_s,
-            end_s: pair.end_s,
-            follow_up_of: pair.follow_up_of,
+            pair: pair.clone(),
             dimension: relevant.first().map(|h| h.dimension.clone()),
             references: relevant.iter().map(Reference::from).collect(),
             content: analysis.content,
