@@ -51,15 +51,15 @@ async fn diagnose_ms(ctx: &ToolContext, name: &str) -> Result<(f64, usize), CliE
     Ok((ms(t.elapsed()), report.questions.len()))
 }
 
-pub async fn run(config: Arc<Config>, runs: usize) -> Result<(), CliError> {
+pub async fn run(config: Arc<Config>, runs: usize, large: bool) -> Result<(), CliError> {
     let runs = runs.max(1);
     let scratch = std::env::temp_dir().join(format!("ivd-bench-{}", std::process::id()));
-    let result = bench(&config, runs, &scratch).await;
+    let result = bench(&config, runs, large, &scratch).await;
     let _ = std::fs::remove_dir_all(&scratch);
     result
 }
 
-async fn bench(config: &Config, runs: usize, scratch: &Path) -> Result<(), CliError> {
+async fn bench(config: &Config, runs: usize, large: bool, scratch: &Path) -> Result<(), CliError> {
     let home = scratch.join("home");
     let data = scratch.join("data");
     std::fs::create_dir_all(&data).map_err(|e| anyhow!("cannot create {}: {e}", data.display()))?;
@@ -123,7 +123,7 @@ async fn bench(config: &Config, runs: usize, scratch: &Path) -> Result<(), CliEr
 
     let models = Models::new(config);
     if models.is_provisioned() {
-        bench_vectors(&kb, &models, &home, scratch)?;
+        bench_vectors(&kb, &models, &home, scratch, large)?;
     } else {
         println!("embeddings: skipped, no models in {} (run `ivd models fetch`)\n", models.dir.display());
     }
@@ -227,7 +227,13 @@ fn synthetic_kb(kb: &KnowledgeBase, n: usize) -> KnowledgeBase {
     KnowledgeBase::from_entries(kb.manifest.clone(), entries)
 }
 
-fn bench_vectors(kb: &KnowledgeBase, models: &Models, home: &Path, scratch: &Path) -> Result<(), CliError> {
+fn bench_vectors(
+    kb: &KnowledgeBase,
+    models: &Models,
+    home: &Path,
+    scratch: &Path,
+    large: bool,
+) -> Result<(), CliError> {
     let t = Instant::now();
     let embedder = Embedder::load(models, Variant::Int8).map_err(|e| anyhow!(e))?;
     println!("embedding model (e5-small int8) load: {:.0} ms", ms(t.elapsed()));
@@ -259,6 +265,10 @@ fn bench_vectors(kb: &KnowledgeBase, models: &Models, home: &Path, scratch: &Pat
         println!("  {:<7} p50 {p50:>7.2} ms  p95 {p95:>7.2} ms", format!("{mode:?}").to_lowercase());
     }
     drop(search);
+    if !large {
+        println!();
+        return Ok(());
+    }
 
     let big = synthetic_kb(kb, 10_000);
     let big_home = scratch.join("big");

@@ -101,6 +101,9 @@ pub enum Command {
         /// Warm repetitions per measurement.
         #[arg(long, default_value_t = 20)]
         runs: usize,
+        /// Skip the synthetic 10,000-entry knowledge base (embedding it takes minutes).
+        #[arg(long)]
+        no_large: bool,
     },
     /// List or run the atomic tools.
     Tools {
@@ -221,7 +224,7 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Diagnose { file, format, out } => diagnose(config, &file, format, out.as_deref()).await,
         Command::Compare { question, answer, format } => compare(config, &question, &answer, format).await,
         Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { runs } => bench::run(config, runs).await,
+        Command::Bench { runs, no_large } => bench::run(config, runs, !no_large).await,
         Command::Models { action } => models(&config, action),
         Command::Eval { format } => eval(config, format),
         Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
