@@ -64,9 +64,7 @@ pub(crate) type Files = Vec<(String, String)>;
 impl KnowledgeBase {
     /// The knowledge base compiled into the binary.
     pub fn shipped() -> Result<KnowledgeBase, KbError> {
-        let mut files = Vec::new();
-        collect_embedded(&SHIPPED, &mut files);
-        Self::from_files(Source::Shipped, files)
+        Self::from_files(Source::Shipped, shipped_files())
     }
 
     /// A knowledge base in a folder.
@@ -116,11 +114,7 @@ impl KnowledgeBase {
     pub fn validate(dir: Option<&Path>) -> Result<(usize, Vec<Problem>), KbError> {
         let mut files = match dir {
             Some(d) => read_dir_files(d)?,
-            None => {
-                let mut f = Vec::new();
-                collect_embedded(&SHIPPED, &mut f);
-                f
-            }
+            None => shipped_files(),
         };
         files.sort();
         let (_, entries, problems) = validate::check(&files);
@@ -150,6 +144,13 @@ impl KnowledgeBase {
             Source::Dir(d) => d.display().to_string(),
         }
     }
+}
+
+/// The files of the knowledge base compiled into the binary.
+fn shipped_files() -> Files {
+    let mut files = Vec::new();
+    collect_embedded(&SHIPPED, &mut files);
+    files
 }
 
 fn collect_embedded(dir: &Dir<'_>, out: &mut Files) {
