@@ -159,7 +159,32 @@ pub fn normalize(v: &mut [f32]) {
     }
 }
 
-/// Dot product of unit vectors: their cosine.
+/// Dot product of unit vectors: their cosine. Eight independent sums, because a single running
+/// sum is a dependency chain the compiler may not reorder (float addition is not associative), so
+/// it cannot use SIMD lanes; this form vectorises and scans 10,000 entries several times faster.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for ((s, x), y) in acc.iter_mut().zip(x).zip(y) {
+            *s += x * y;
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_matches_the_naive_sum_at_every_length() {
+        for n in [0, 1, 7, 8, 9, 383, 384] {
+            let a: Vec<f32> = (0..n).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+            let b: Vec<f32> = (0..n).map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0).collect();
+            let naive: f64 = a.iter().zip(&b).map(|(x, y)| (*x as f64) * (*y as f64)).sum();
+            assert!((dot(&a, &b) as f64 - naive).abs() < 1e-4, "n = {n}");
+        }
+    }
 }

@@ -99,37 +99,9 @@ impl std::fmt::Debug for KbSearch {
 impl KbSearch {
     pub fn open(kb: KnowledgeBase, home: &Path) -> Result<KbSearch, KbError> {
         let bm25 = Bm25Index::open_or_build(&kb, home)?;
-        let question_terms = kb
-            .entries
-            .iter()
-            .map(|e| {
-                let mut s = term_set(&e.question);
-                s.extend(term_set(&e.question_en));
-                for p in &e.paraphrases {
-                    s.extend(term_set(p));
-                }
-                for t in &e.tags {
-                    s.extend(term_set(t));
-                }
-                for kp in &e.key_points {
-                    for k in &kp.keywords {
-                        s.extend(term_set(k));
-                    }
-                }
-                s
-            })
-            .collect::<Vec<HashSet<String>>>();
-        let phrasings = kb
-            .entries
-            .iter()
-            .map(|e| {
-                std::iter::once(&e.question)
-                    .chain(std::iter::once(&e.question_en))
-                    .chain(e.paraphrases.iter())
-                    .map(|p| term_set(p))
-                    .collect()
-            })
-            .collect();
+        // The term tables were computed when each entry was indexed and are stored with its
+        // document: reopening a 10,000-entry base does not segment every phrasing again.
+        let (question_terms, phrasings) = bm25.term_tables(&kb)?;
         let n = question_terms.len() as f64;
         let mut df: HashMap<String, usize> = HashMap::new();
         for set in &question_terms {
@@ -163,45 +135,54 @@ impl KbSearch {
             return Ok(s);
         }
         let embedder = Embedder::load(models, Variant::Int8)?;
+        Self::open_with_embedder(s, home, embedder)
+    }
+
+    /// Add vectors from an already loaded model (a process that reopens a changed base keeps it).
+    pub fn open_with_embedder(mut s: KbSearch, home: &Path, embedder: Embedder) -> Result<KbSearch, KbError> {
         let store = Store::open(home)?;
         s.vectors = Some(KbVectors::build(&s.kb, embedder, store)?);
         s.degraded = None;
         Ok(s)
     }
 
+    /// Give the embedding model back, for reuse by another search.
+    pub fn into_embedder(self) -> Option<Embedder> {
+        self.vectors.map(|v| v.embedder)
+    }
+
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<Vec<SearchHit>, KbError> {
         let q_terms = terms(query);
         let k = opts.top_k.max(1);
         let mode = if self.vectors.is_some() { opts.mode } else { SearchMode::Bm25 };
-        // The query is embedded only when the mode ranks by vectors.
-        let qvec = match (&self.vectors, mode) {
-            (Some(v), SearchMode::Vector | SearchMode::Hybrid) => Some(v.query_vector(query)?),
-            _ => None,
-        };
-        let bm25 = || {
-            self.bm25.search(
-                &q_terms,
-                opts.dimension.as_deref(),
-                if mode == SearchMode::Hybrid { FUSION_DEPTH } else { k },
-            )
-        };
-        let dense = || -> Vec<(String, f64)> {
-            match (&self.vectors, &qvec) {
-                (Some(v), Some(q)) => {
+        let depth = if mode == SearchMode::Hybrid { FUSION_DEPTH } else { k };
+        let bm25 = || self.bm25.search(&q_terms, opts.dimension.as_deref(), depth);
+        let dense = |q: &[f32]| -> Vec<(String, f64)> {
+            match &self.vectors {
+                Some(v) => {
                     let dim = opts.dimension.as_deref();
-                    let depth = if mode == SearchMode::Hybrid { FUSION_DEPTH } else { k };
                     v.rank(q, |i| dim.is_none_or(|d| self.kb.entries[i].dimension == d), depth)
                         .into_iter()
                         .map(|(i, s)| (self.kb.entries[i].id.clone(), s as f64))
                         .collect()
                 }
-                _ => Vec::new(),
+                None => Vec::new(),
             }
         };
-        let ranked = match mode {
-            SearchMode::Bm25 => bm25()?,
-            SearchMode::Vector => dense(),
-            SearchMode::Hybrid => fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, dense())], k),
+        // The query is embedded only when the mode ranks by vectors. (Running BM25 on another
+        // thread meanwhile made hybrid slower: ONNX Runtime already keeps both cores busy.)
+        let (qvec, ranked) = match (&self.vectors, mode) {
+            (Some(v), SearchMode::Hybrid) => {
+                let qvec = v.query_vector(query)?;
+                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, dense(&qvec))], k);
+                (Some(qvec), fused)
+            }
+            (Some(v), SearchMode::Vector) => {
+                let qvec = v.query_vector(query)?;
+                let ranked = dense(&qvec);
+                (Some(qvec), ranked)
+            }
+            _ => (None, bm25()?),
         };
         // A question often opens with a greeting or a segue ("你好，今天聊聊 Agent。先说说…"): the
         // relevance of an entry is its best over the whole question and each of its sentences.
