@@ -31,7 +31,6 @@ const LOCK_WAIT: Duration = Duration::from_secs(60);
 pub struct Bm25Index {
     reader: IndexReader,
     f_id: Field,
-    f_hash: Field,
     f_question_terms: Field,
     f_phrasing_terms: Field,
     f_dim: Field,
@@ -195,6 +194,23 @@ fn document(f: &Fields, e: &Entry, hash: &str) -> TantivyDocument {
     doc
 }
 
+/// Calls `visit` with a text getter for every live document's stored fields.
+fn for_each_document(
+    reader: &IndexReader,
+    dir: &Path,
+    mut visit: impl FnMut(&dyn Fn(Field) -> String),
+) -> Result<(), KbError> {
+    let searcher = reader.searcher();
+    for segment in searcher.segment_readers() {
+        let store = segment.get_store_reader(1).map_err(|e| err(dir, e))?;
+        for doc in store.iter::<TantivyDocument>(segment.alive_bitset()) {
+            let doc = doc.map_err(|e| err(dir, e))?;
+            visit(&|field| doc.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string());
+        }
+    }
+    Ok(())
+}
+
 /// Why one attempt to bring the index up to date failed.
 enum SyncError {
     /// Another process held the writer lock for longer than `LOCK_WAIT`.
@@ -267,7 +283,6 @@ impl Bm25Index {
         Ok(Bm25Index {
             reader,
             f_id: f.id,
-            f_hash: f.hash,
             f_question_terms: f.question_terms,
             f_phrasing_terms: f.phrasing_terms,
             f_dim: f.dim,
@@ -313,16 +328,10 @@ impl Bm25Index {
     ) -> Result<(usize, usize), KbError> {
         let reader: IndexReader =
             index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(|e| err(dir, e))?;
-        let searcher = reader.searcher();
         let mut stored: HashMap<String, String> = HashMap::new();
-        for segment in searcher.segment_readers() {
-            let store = segment.get_store_reader(1).map_err(|e| err(dir, e))?;
-            for doc in store.iter::<TantivyDocument>(segment.alive_bitset()) {
-                let doc = doc.map_err(|e| err(dir, e))?;
-                let text = |field| doc.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-                stored.insert(text(f.id), text(f.hash));
-            }
-        }
+        for_each_document(&reader, dir, |text| {
+            stored.insert(text(f.id), text(f.hash));
+        })?;
         let hashes: Vec<String> = kb.entries.iter().map(entry_hash).collect();
         let wanted: HashMap<&str, &str> =
             kb.entries.iter().zip(&hashes).map(|(e, h)| (e.id.as_str(), h.as_str())).collect();
@@ -360,28 +369,19 @@ impl Bm25Index {
         Ok((added, removed))
     }
 
-    /// The term tables of the base's entries, read back from their documents; an entry whose
-    /// document does not match it (never, once `sync` has run) is segmented afresh.
+    /// The term tables of the base's entries, read back from their documents (`sync` made the
+    /// documents match the base); an entry without a document is segmented afresh.
     pub fn term_tables(&self, kb: &KnowledgeBase) -> Result<TermTables, KbError> {
-        let searcher = self.reader.searcher();
-        let mut stored: HashMap<String, (String, String, String)> = HashMap::with_capacity(kb.entries.len());
-        for segment in searcher.segment_readers() {
-            let store = segment.get_store_reader(1).map_err(|e| err(&self.path, e))?;
-            for doc in store.iter::<TantivyDocument>(segment.alive_bitset()) {
-                let doc = doc.map_err(|e| err(&self.path, e))?;
-                let text = |field| doc.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-                stored.insert(
-                    text(self.f_id),
-                    (text(self.f_hash), text(self.f_question_terms), text(self.f_phrasing_terms)),
-                );
-            }
-        }
+        let mut stored: HashMap<String, (String, String)> = HashMap::with_capacity(kb.entries.len());
+        for_each_document(&self.reader, &self.path, |text| {
+            stored.insert(text(self.f_id), (text(self.f_question_terms), text(self.f_phrasing_terms)));
+        })?;
         let split = |s: &str| s.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect::<HashSet<String>>();
         let mut question = Vec::with_capacity(kb.entries.len());
         let mut phrasings = Vec::with_capacity(kb.entries.len());
         for e in &kb.entries {
             match stored.get(&e.id) {
-                Some((hash, q, p)) if *hash == entry_hash(e) => {
+                Some((q, p)) => {
                     question.push(split(q));
                     phrasings.push(p.split('\n').map(split).collect());
                 }
