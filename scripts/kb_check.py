@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Authoring aid for knowledge-base writers: checks entries the way the offline rubric reads them.
 
-Usage: python3 scripts/kb_check.py [DIMENSION ...]
+Usage: python3 scripts/kb_check.py [--zh-only] [DIMENSION ...]
 For each entry: required fields present, key points covered by the expert answer (>= 80%) and not by
 the novice answer (<= 50%), no common-mistake signal in the expert answer, eval paraphrases distinct
-from the indexed question/paraphrases. `ivd kb validate` is the authoritative validator.
+from the indexed question/paraphrases; and the English side (`*_en` fields): present, no CJK,
+the English expert answer covering the key points by `keywords_en`, the English novice not. `ivd kb validate` is the authoritative validator.
 """
 import pathlib, re, sys, tomllib
 
@@ -14,13 +15,50 @@ REQ = ["id", "dimension", "difficulty", "tags", "question", "question_en", "para
        "key_points", "common_mistakes"]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
-def covered(kp, text):
+def covered(kp, text, field="keywords"):
     t = text.lower()
-    hits = sum(1 for k in kp["keywords"] if k.lower() in t)
-    return hits >= min(2, len(kp["keywords"]))
+    kws = kp.get(field) or []
+    hits = sum(1 for k in kws if k.lower() in t)
+    return bool(kws) and hits >= min(2, len(kws))
+
+EN_TOP = ["expert_answer_en", "novice_answer_en", "gap_analysis_en", "follow_ups_en"]
+
+def check_english(e):
+    """The English side of an entry: every field present, no CJK, the rubric readable in English."""
+    errs = []
+    for k in EN_TOP:
+        if not e.get(k): errs.append(f"missing field {k}")
+    for i, kp in enumerate(e["key_points"]):
+        for k in ("point_en", "keywords_en"):
+            if not kp.get(k): errs.append(f"key_points[{i}]: missing {k}")
+    for i, m in enumerate(e["common_mistakes"]):
+        for k in ("mistake_en", "signals_en", "correction_en"):
+            if not m.get(k): errs.append(f"common_mistakes[{i}]: missing {k}")
+    if errs: return errs
+    texts = [e[k] for k in EN_TOP[:3]] + e["follow_ups_en"]
+    texts += [kp["point_en"] for kp in e["key_points"]] + [k for kp in e["key_points"] for k in kp["keywords_en"]]
+    texts += [m[k] for m in e["common_mistakes"] for k in ("mistake_en", "correction_en")]
+    texts += [s for m in e["common_mistakes"] for s in m["signals_en"]]
+    if any(CJK.search(t) for t in texts): errs.append("an English field contains CJK characters")
+    kps = e["key_points"]
+    ex = sum(covered(k, e["expert_answer_en"], "keywords_en") for k in kps)
+    nv = sum(covered(k, e["novice_answer_en"], "keywords_en") for k in kps)
+    if ex < 0.8 * len(kps): errs.append(f"expert_answer_en covers {ex}/{len(kps)} key points by keywords_en: " +
+        ", ".join(k["point_en"][:30] for k in kps if not covered(k, e["expert_answer_en"], "keywords_en")))
+    if nv > 0.5 * len(kps): errs.append(f"novice_answer_en covers {nv}/{len(kps)} key points by keywords_en")
+    for m in e["common_mistakes"]:
+        for s in m["signals_en"]:
+            if s.lower() in e["expert_answer_en"].lower(): errs.append(f"expert_answer_en triggers signal '{s}'")
+    if len(e["follow_ups_en"]) != len(e["follow_ups"]): errs.append("follow_ups_en: not one per follow_up")
+    if len(e["expert_answer_en"].split()) < 150: errs.append("expert_answer_en under 150 words")
+    if not re.search(r"\d", e["expert_answer_en"]): errs.append("expert_answer_en has no numbers")
+    return errs
 
 def main():
-    dims = sys.argv[1:] or [p.name for p in ROOT.iterdir() if p.is_dir()]
+    args = sys.argv[1:]
+    zh_only = "--zh-only" in args
+    args = [a for a in args if a != "--zh-only"]
+    dims = args or [p.name for p in ROOT.iterdir() if p.is_dir()]
     bad = 0; n = 0; ids = set()
     for d in dims:
         for f in sorted((ROOT / d).glob("*.toml")):
@@ -58,6 +96,7 @@ def main():
             if any(p in indexed for p in e["eval_paraphrases"]): errs.append("an eval paraphrase repeats an indexed one")
             if len(CJK.findall(e["expert_answer"])) < 250: errs.append("expert answer under 250 CJK chars")
             if not re.search(r"\d", e["expert_answer"]): errs.append("expert answer has no numbers")
+            if not zh_only: errs += check_english(e)
             if errs:
                 print(f"{f}: " + "; ".join(errs)); bad += 1
     print(f"{n} entries checked, {bad} with problems")
