@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod cli;
 pub mod config;
+pub mod eval;
 pub mod kb;
 pub mod models;
 pub mod report;

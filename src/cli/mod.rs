@@ -2,6 +2,7 @@
 //! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
 
 mod bench;
+mod eval;
 mod kb;
 
 use std::io::{Read, Write};
@@ -86,10 +87,20 @@ pub enum Command {
         #[command(subcommand)]
         action: kb::KbAction,
     },
-    /// Self-evaluation: retrieval recall per search mode on held-out paraphrases, expert vs novice scoring.
+    /// Evaluation of the verdicts and the search on data that is not an entry's own answer:
+    /// wrong-question, other-language, partial and gaming answers, the graded set, retrieval.
     Eval {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
+        /// Build answers from every N-th entry only (the graded set is always whole).
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Skip the retrieval figures.
+        #[arg(long)]
+        no_retrieval: bool,
+        /// Also write every scored item (evidence and scores) as JSON lines to this file.
+        #[arg(long)]
+        dump: Option<std::path::PathBuf>,
     },
     /// Provision or check the models (ONNX Runtime, multilingual-e5-small, Whisper base).
     Models {
@@ -226,7 +237,9 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { runs, no_large } => bench::run(config, runs, !no_large).await,
         Command::Models { action } => models(&config, action),
-        Command::Eval { format } => eval(config, format),
+        Command::Eval { format, every, no_retrieval, dump } => {
+            eval::run(config, format, every, no_retrieval, dump.as_deref())
+        }
         Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
         Command::Tools { action: ToolsAction::Run { name, input } } => tools_run(config, &name, &input).await,
     }
@@ -332,61 +345,6 @@ async fn compare(config: Arc<Config>, question: &str, answer: &str, format: Spli
                 let _ = writeln!(s, "  misconception: {m}");
             }
             let _ = writeln!(s, "  improve: {}", r.improvement);
-            s
-        }
-    };
-    write_stdout(out.as_bytes())
-}
-
-fn eval(config: Arc<Config>, format: ListFormat) -> Result<(), CliError> {
-    let ctx = ToolContext::new(config);
-    let kb = ctx.kb()?;
-    let r = crate::kb::eval::run(&kb).map_err(|e| CliError::from(anyhow!(e)))?;
-    let out = match format {
-        ListFormat::Json => serde_json::to_string_pretty(&r).context("cannot encode the evaluation")? + "\n",
-        ListFormat::Text => {
-            use std::fmt::Write as _;
-            let mut s =
-                format!("ivd eval over {} entries\n\nretrieval (held-out paraphrases, never indexed)\n", r.entries);
-            let _ = writeln!(s, "  {:<8} {:<8} {:>6} {:>10} {:>10}", "mode", "queries", "n", "recall@1", "recall@3");
-            for row in &r.retrieval {
-                let mode = serde_json::to_value(row.mode)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    s,
-                    "  {:<8} {:<8} {:>6} {:>10.3} {:>10.3}",
-                    mode, row.queries, row.n, row.recall_at_1, row.recall_at_3
-                );
-            }
-            if !r.fusion_sweep.is_empty() {
-                let _ = writeln!(s, "\nhybrid fusion sweep (BM25 weight 1; recall@1 / recall@3)");
-                for row in &r.fusion_sweep {
-                    let _ = writeln!(
-                        s,
-                        "  k {:>4}  vector weight {:>4}  {:.3} / {:.3}",
-                        row.k, row.weight_vector, row.recall_at_1, row.recall_at_3
-                    );
-                }
-            }
-            let sc = &r.scoring;
-            let _ = writeln!(
-                s,
-                "\nscoring (expert vs novice answer, full analyzer{})\n  expert > novice on {}/{} entries ({:.1}%), mean margin {:.1}, min margin {}",
-                if sc.semantic { " with vectors" } else { ", keywords only" },
-                sc.expert_above_novice,
-                sc.entries,
-                100.0 * sc.share,
-                sc.mean_margin,
-                sc.min_margin
-            );
-            for f in &sc.failures {
-                let _ = writeln!(s, "  FAIL {f}");
-            }
-            if let Some(d) = &r.degraded {
-                let _ = writeln!(s, "\nnote: {d}");
-            }
             s
         }
     };

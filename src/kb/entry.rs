@@ -17,6 +17,12 @@ pub enum Difficulty {
 pub struct KeyPoint {
     pub point: String,
     pub keywords: Vec<String>,
+    /// The point in English; empty in a single-language (Chinese) base.
+    #[serde(default)]
+    pub point_en: String,
+    /// English keywords (matched like `keywords`); the rubric uses both lists.
+    #[serde(default)]
+    pub keywords_en: Vec<String>,
 }
 
 /// A misconception interviewers hear, the phrases that betray it, and the correction.
@@ -27,6 +33,12 @@ pub struct Mistake {
     pub signals: Vec<String>,
     #[serde(default)]
     pub correction: String,
+    #[serde(default)]
+    pub mistake_en: String,
+    #[serde(default)]
+    pub signals_en: Vec<String>,
+    #[serde(default)]
+    pub correction_en: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -52,6 +64,90 @@ pub struct Entry {
     pub key_points: Vec<KeyPoint>,
     #[serde(default)]
     pub common_mistakes: Vec<Mistake>,
+    /// The English side of the entry (see knowledge_base/README.md); empty in a Chinese-only base.
+    #[serde(default)]
+    pub expert_answer_en: String,
+    #[serde(default)]
+    pub novice_answer_en: String,
+    #[serde(default)]
+    pub gap_analysis_en: String,
+    #[serde(default)]
+    pub follow_ups_en: Vec<String>,
+}
+
+/// A language of the knowledge base's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Entry {
+    /// Whether the entry carries its English side.
+    pub fn has_english(&self) -> bool {
+        !self.expert_answer_en.trim().is_empty()
+    }
+
+    /// The question in a language.
+    pub fn question_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En if !self.question_en.trim().is_empty() => &self.question_en,
+            _ => &self.question,
+        }
+    }
+
+    /// The expert answer in a language, falling back to the other one.
+    pub fn expert_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.expert_answer, &self.expert_answer_en)
+    }
+
+    pub fn novice_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.novice_answer, &self.novice_answer_en)
+    }
+
+    pub fn gap_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.gap_analysis, &self.gap_analysis_en)
+    }
+
+    pub fn follow_ups_in(&self, lang: Lang) -> &[String] {
+        match lang {
+            Lang::En if !self.follow_ups_en.is_empty() => &self.follow_ups_en,
+            _ => &self.follow_ups,
+        }
+    }
+}
+
+impl KeyPoint {
+    pub fn point_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.point, &self.point_en)
+    }
+
+    /// Every keyword, both languages.
+    pub fn all_keywords(&self) -> impl Iterator<Item = &String> {
+        self.keywords.iter().chain(self.keywords_en.iter())
+    }
+}
+
+impl Mistake {
+    pub fn mistake_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.mistake, &self.mistake_en)
+    }
+
+    pub fn correction_in(&self, lang: Lang) -> &str {
+        pick(lang, &self.correction, &self.correction_en)
+    }
+
+    pub fn all_signals(&self) -> impl Iterator<Item = &String> {
+        self.signals.iter().chain(self.signals_en.iter())
+    }
+}
+
+/// The English text when asked for and present, else the Chinese.
+fn pick<'a>(lang: Lang, zh: &'a str, en: &'a str) -> &'a str {
+    match lang {
+        Lang::En if !en.trim().is_empty() => en,
+        _ => zh,
+    }
 }
 
 /// A dimension as the manifest lists it.

@@ -6,7 +6,7 @@
 
 pub mod embed;
 pub mod entry;
-pub mod eval;
+pub mod evidence;
 pub mod index;
 pub mod search;
 pub mod terms;
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{include_dir, Dir};
 use sha2::{Digest, Sha256};
 
-pub use entry::{Difficulty, Dimension, Entry, KeyPoint, Manifest, Mistake};
+pub use entry::{Difficulty, Dimension, Entry, KeyPoint, Lang, Manifest, Mistake};
 pub use validate::Problem;
 
 static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/knowledge_base");

@@ -88,6 +88,9 @@ pub struct KbSearch {
     pub vectors: Option<KbVectors>,
     /// Why search runs on BM25 alone, when it does.
     pub degraded: Option<String>,
+    /// Answer-side term profiles, built on the first answer scored.
+    pub(crate) profiles: std::sync::OnceLock<super::evidence::Profiles>,
+    pub(crate) bands: super::evidence::BandCache,
 }
 
 impl std::fmt::Debug for KbSearch {
@@ -120,6 +123,8 @@ impl KbSearch {
             idf_unseen,
             vectors: None,
             degraded: Some("no embedding model loaded".into()),
+            profiles: std::sync::OnceLock::new(),
+            bands: Default::default(),
         })
     }
 

@@ -114,12 +114,22 @@ impl QuestionRows {
     }
 }
 
-/// Answer-side vectors of one entry.
+/// Answer-side vectors of one entry, each field in every language the entry has (Chinese first).
 #[derive(Debug, Clone)]
 pub struct EntryVectors {
-    pub key_points: Vec<Vec<f32>>,
-    pub expert: Vec<f32>,
-    pub novice: Vec<f32>,
+    /// Per key point: the point's vectors.
+    pub key_points: Vec<Vec<Vec<f32>>>,
+    pub expert: Vec<Vec<f32>>,
+    pub novice: Vec<Vec<f32>>,
+}
+
+/// Every entry's expert answers and their sentences: the background against which an answer's
+/// closeness to one entry is judged (relative to all the others, never against a raw cut-off).
+pub struct AnswerMatrix {
+    /// (entry, vector) of each expert answer, each language.
+    pub experts: Vec<(usize, Vec<f32>)>,
+    /// (entry, vector) of each sentence of each expert answer.
+    pub sentences: Vec<(usize, Vec<f32>)>,
 }
 
 pub struct KbVectors {
@@ -127,6 +137,7 @@ pub struct KbVectors {
     questions: QuestionRows,
     store: Mutex<Store>,
     answers: Mutex<HashMap<usize, EntryVectors>>,
+    matrix: Mutex<Option<std::sync::Arc<AnswerMatrix>>>,
 }
 
 /// Extra candidates scored exactly beyond the k asked for. The i8 estimate is within about 0.002 of
@@ -199,6 +210,7 @@ impl KbVectors {
             questions: QuestionRows::new(&vecs, row_entry),
             store: Mutex::new(store),
             answers: Mutex::new(HashMap::new()),
+            matrix: Mutex::new(None),
         })
     }
 
@@ -218,20 +230,70 @@ impl KbVectors {
             return Ok(v);
         }
         let e = &kb.entries[entry];
-        let mut texts: Vec<String> = e.key_points.iter().map(|k| format!("passage: {}", k.point)).collect();
-        texts.push(format!("passage: {}", e.expert_answer));
-        texts.push(format!("passage: {}", e.novice_answer));
-        let mut vecs = {
-            let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
-            self.embedder.cached(&mut store, &texts)?
+        let both = |zh: &str, en: &str| -> Vec<String> {
+            [zh, en].iter().filter(|t| !t.trim().is_empty()).map(|t| format!("passage: {t}")).collect()
         };
-        let novice = vecs.pop().unwrap_or_default();
-        let expert = vecs.pop().unwrap_or_default();
-        let v = EntryVectors { key_points: vecs, expert, novice };
+        let groups: Vec<Vec<String>> = e
+            .key_points
+            .iter()
+            .map(|k| both(&k.point, &k.point_en))
+            .chain([both(&e.expert_answer, &e.expert_answer_en), both(&e.novice_answer, &e.novice_answer_en)])
+            .collect();
+        let flat: Vec<String> = groups.iter().flatten().cloned().collect();
+        let vecs = {
+            let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
+            self.embedder.cached(&mut store, &flat)?
+        };
+        let mut it = vecs.into_iter();
+        let mut grouped: Vec<Vec<Vec<f32>>> = groups.iter().map(|g| it.by_ref().take(g.len()).collect()).collect();
+        let novice = grouped.pop().unwrap_or_default();
+        let expert = grouped.pop().unwrap_or_default();
+        let v = EntryVectors { key_points: grouped, expert, novice };
         if let Ok(mut m) = self.answers.lock() {
             m.insert(entry, v.clone());
         }
         Ok(v)
+    }
+
+    /// The base-wide answer matrix, embedded (or read from the cache) on first use.
+    pub fn answer_matrix(&self, kb: &KnowledgeBase) -> Result<std::sync::Arc<AnswerMatrix>, EmbedError> {
+        let poisoned = || EmbedError::Embed("the answer matrix lock was poisoned".into());
+        let mut slot = self.matrix.lock().map_err(|_| poisoned())?;
+        if let Some(m) = slot.as_ref() {
+            return Ok(m.clone());
+        }
+        let mut expert_texts = Vec::new();
+        let mut sentence_texts = Vec::new();
+        for (i, e) in kb.entries.iter().enumerate() {
+            for text in [&e.expert_answer, &e.expert_answer_en] {
+                if text.trim().is_empty() {
+                    continue;
+                }
+                expert_texts.push((i, format!("passage: {text}")));
+                for s in analysis_sentences(text) {
+                    sentence_texts.push((i, format!("passage: {s}")));
+                }
+            }
+        }
+        let embed = |items: &[(usize, String)]| -> Result<Vec<(usize, Vec<f32>)>, EmbedError> {
+            let texts: Vec<String> = items.iter().map(|(_, t)| t.clone()).collect();
+            let mut store = self.store.lock().map_err(|_| poisoned())?;
+            let vecs = self.embedder.cached(&mut store, &texts)?;
+            Ok(items.iter().map(|(i, _)| *i).zip(vecs).collect())
+        };
+        let m = std::sync::Arc::new(AnswerMatrix { experts: embed(&expert_texts)?, sentences: embed(&sentence_texts)? });
+        *slot = Some(m.clone());
+        Ok(m)
+    }
+
+    /// Embed everything scoring will ask for (every entry's answer side and the answer matrix), so
+    /// that the first diagnosis after provisioning finds it all in the cache.
+    pub fn warm(&self, kb: &KnowledgeBase) -> Result<(), EmbedError> {
+        self.answer_matrix(kb)?;
+        for i in 0..kb.entries.len() {
+            self.answer_side(kb, i)?;
+        }
+        Ok(())
     }
 
     /// Passage vectors of arbitrary texts (answers and their sentences), through the cache.
@@ -253,34 +315,17 @@ impl KbVectors {
     }
 }
 
-/// What vectors say about one answer against one entry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Semantic {
-    /// Per key point: the best cosine between the key point and any sentence of the answer.
-    pub key_points: Vec<f32>,
-    /// Cosine between the whole answer and the expert answer, and the novice answer.
-    pub expert: f32,
-    pub novice: f32,
-}
-
 /// Sentences shorter than this many characters carry too little to match a key point alone.
-const MIN_SENTENCE_CHARS: usize = 6;
+pub const MIN_SENTENCE_CHARS: usize = 6;
 
-impl KbVectors {
-    /// Semantic evidence for an answer against entry `entry`.
-    pub fn semantic(&self, kb: &KnowledgeBase, entry: usize, answer: &str) -> Result<Semantic, EmbedError> {
-        let side = self.answer_side(kb, entry)?;
-        let mut texts: Vec<&str> = vec![answer];
-        texts.extend(
-            crate::transcript::text::sentences(answer).into_iter().filter(|s| s.chars().count() >= MIN_SENTENCE_CHARS),
-        );
-        let vecs = self.passages(&texts)?;
-        let whole = &vecs[0];
-        let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
-        let key_points =
-            side.key_points.iter().map(|kp| parts.iter().map(|s| dot(s, kp)).fold(f32::MIN, f32::max)).collect();
-        Ok(Semantic { key_points, expert: dot(whole, &side.expert), novice: dot(whole, &side.novice) })
-    }
+/// The sentences an answer is judged by: split at sentence ends, semicolons and line breaks (lists
+/// put one point a line), keeping those long enough to carry a point.
+pub fn analysis_sentences(text: &str) -> Vec<&str> {
+    text.split(['\n', '；', ';', '。', '！', '？', '!', '?'])
+        .flat_map(|line| line.split(". "))
+        .map(str::trim)
+        .filter(|s| s.chars().count() >= MIN_SENTENCE_CHARS)
+        .collect()
 }
 
 #[cfg(test)]

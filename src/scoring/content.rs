@@ -1,23 +1,26 @@
-//! The offline rubric for the content of one answer.
+//! The offline rubric for the content of one answer, in the order a reader would judge it:
 //!
-//! - completeness: key points covered (keywords of the reference's rubric found in the answer);
-//! - accuracy: closeness to the expert rather than the novice answer, minus flagged misconceptions;
-//! - depth: length against the expert answer, reasoning markers, expert terms used;
-//! - practicality: numbers, first-hand experience, trade-offs, examples.
+//! 1. relevance: does it address the question at all (`relevance`)? If not, it is capped low;
+//! 2. completeness: the reference's key points made, in any wording or language (`coverage`), or,
+//!    for a behavioral story, its STAR structure (`star`);
+//! 3. accuracy: closer to the expert than the novice answer, minus misconceptions it states (one it
+//!    names to refute costs nothing);
+//! 4. depth: explanation (causes, mechanisms, trade-offs) and the expert's vocabulary, not length;
+//! 5. practicality: numbers, first-hand experience, trade-offs, examples.
 //!
-//! Without a relevant reference, completeness and accuracy fall back to structure and a neutral
-//! score, and the details say that no reference was found.
-
-use std::collections::HashSet;
+//! The overall is a fixed weighted sum mapped onto the calibrated scale (`calibrate`), then capped
+//! for non-answers, one-liners, keyword lists and misconceptions. Texts follow `lang`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::coverage::key_point_level;
 use super::signals::*;
+use super::star;
+use super::text::{band, Texts};
+use crate::kb::evidence::Evidence;
 use crate::kb::terms::term_set;
-use crate::kb::vectors::Semantic;
-use crate::kb::Entry;
-use crate::transcript::lang::{self, Language};
+use crate::kb::{Entry, Lang};
 
 /// A score with the one line that explains it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -30,6 +33,12 @@ pub struct Scored {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ContentScore {
     pub overall: u32,
+    /// The overall's band on the calibrated scale, in the interview's language.
+    pub band: String,
+    /// Whether the answer addresses the question; when false the overall is capped at 25.
+    pub relevant: bool,
+    /// Probability (0-100) that the answer addresses the question; null without any evidence.
+    pub relevance: Option<u32>,
     pub completeness: Scored,
     pub depth: Scored,
     pub accuracy: Scored,
@@ -38,315 +47,341 @@ pub struct ContentScore {
     pub inaccuracies: Vec<String>,
     pub strengths: Vec<String>,
     pub improvement: String,
+    /// STAR parts a behavioral answer lacks (empty for other questions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub star_missing: Vec<String>,
     pub analyzer: String,
 }
 
-/// Weights of the four dimensions in the overall score, with a reference and without one.
-const WEIGHTS: [f64; 4] = [0.35, 0.25, 0.20, 0.20];
-const WEIGHTS_NO_REFERENCE: [f64; 4] = [0.30, 0.10, 0.30, 0.30];
-/// Caps: an answer that gives up, or a one-liner, is low, never medium.
-const CAP_NON_ANSWER: u32 = 15;
-const CAP_ONE_LINER: u32 = 20;
-/// Each flagged misconception costs this much accuracy.
-const MISTAKE_PENALTY: f64 = 30.0;
-/// Accuracy with neither expert nor novice closer (0.5): misconceptions aside, an answer starts here.
-const ACCURACY_NEUTRAL: f64 = 70.0;
-/// Share of the expert answer's length at which an answer is long enough for full depth credit.
-const DEPTH_LENGTH_SHARE: f64 = 0.6;
-/// Without a reference, this many units count as full length.
-const DEPTH_LENGTH_NO_REFERENCE: f64 = 200.0;
-/// Expert terms used for full depth credit.
-const DEPTH_TERMS: f64 = 25.0;
-/// Cosine (e5 passage-passage) between a key point and the closest sentence of an answer at which
-/// the point counts as made in other words, and at which it counts half. Measured on the knowledge
-/// base (tests/semantic.rs): key points against sentences of their own expert answer p25 0.923,
-/// p50 0.934; against another same-dimension entry's expert answer p90 0.917, p99 0.926. The bands
-/// overlap, so the thresholds sit just above the negatives: vectors confirm only clear matches
-/// and keywords do the rest.
-pub const KP_COVERED_SIM: f32 = 0.93;
-pub const KP_PARTIAL_SIM: f32 = 0.92;
-/// Scale of the expert-minus-novice cosine difference in the accuracy closeness: e5 cosines sit in
-/// a narrow band, so a difference of a few hundredths is already telling.
-const CLOSENESS_SCALE: f64 = 0.03;
-
-/// Score an answer, without vectors.
-pub fn analyze(answer: &str, reference: Option<&Entry>) -> ContentScore {
-    analyze_with(answer, reference, None)
+/// What the analyzer is given.
+pub struct Inputs<'a> {
+    pub question: &'a str,
+    pub answer: &'a str,
+    pub reference: Option<&'a Entry>,
+    pub evidence: &'a Evidence,
+    /// The language the report speaks for this question.
+    pub lang: Lang,
 }
 
-/// Score an answer; `semantic` (vectors of the answer against the reference) lets key points made
-/// in other words count, and adds meaning to the expert-versus-novice closeness.
-pub fn analyze_with(answer: &str, reference: Option<&Entry>, semantic: Option<&Semantic>) -> ContentScore {
-    let lower = answer.to_lowercase();
-    let u = units(answer);
-    let zh = lang::detect(std::iter::once(answer)) != Language::En;
-    let t = |zh_text: String, en_text: String| if zh { zh_text } else { en_text };
-    let a_terms = term_set(answer);
+/// Weights of completeness, accuracy, depth and practicality. Making the points the question asks
+/// for matters most; being right next; explanation and concrete practice refine it.
+const WEIGHTS: [f64; 4] = [0.40, 0.25, 0.20, 0.15];
+/// Without a reference, completeness and accuracy can only be guessed from structure: depth and
+/// practicality carry more.
+const WEIGHTS_NO_REFERENCE: [f64; 4] = [0.30, 0.10, 0.30, 0.30];
+/// Share of the key points (mean level) at which completeness is full: a strong answer need not
+/// make every point of the rubric.
+const COVERAGE_FULL: f64 = 0.75;
+/// For a behavioral answer, completeness is mostly its STAR structure: the base's key points
+/// belong to one example story, the candidate's own story differs.
+const STAR_WEIGHT: f64 = 0.65;
+/// Scale of the expert-minus-novice cosine difference in the accuracy closeness.
+const CLOSENESS_SCALE: f64 = 0.02;
+/// Each misconception stated (not refuted) costs this much accuracy.
+const MISTAKE_PENALTY: f64 = 25.0;
+/// Caps on the overall: a non-answer ("I don't know"); a one-liner; a bare list of terms; one and
+/// two or more misconceptions stated; an answer to another question (at most 25, lower the surer).
+const CAP_NON_ANSWER: u32 = 10;
+const CAP_ONE_LINER: u32 = 40;
+const CAP_KEYWORD_LIST: u32 = 30;
+const CAP_ONE_MISTAKE: u32 = 60;
+const CAP_MISTAKES: u32 = 45;
+const CAP_IRRELEVANT: f64 = 25.0;
+/// Below this share of function words an answer reads as a list of terms, not an explanation
+/// (prose is 0.3-0.5, see `prose_share`).
+const LIST_PROSE_SHARE: f64 = 0.12;
+/// Raw weighted score -> calibrated scale, piecewise linear between these anchors. Fitted on the
+/// fitting half of `data/eval/graded_*.jsonl` (medians of raw scores per label mapped to the band
+/// centres: excellent 90, good 77, partial 60, weak 37, off-topic 12); `ivd eval` reports the test
+/// half.
+const CALIBRATION: &[(f64, f64)] = &[(0.0, 0.0), (20.0, 12.0), (35.0, 37.0), (50.0, 60.0), (62.0, 77.0), (75.0, 90.0), (100.0, 100.0)];
 
-    // Practicality: the same with or without a reference.
-    let numbers = count_numbers(answer);
-    let experience = count_phrases(&lower, EXPERIENCE);
-    let trade_offs = count_phrases(&lower, TRADE_OFFS);
-    let examples = count_phrases(&lower, EXAMPLES);
-    let practicality = pct(0.35 * ratio(numbers as f64, 3.0)
-        + 0.30 * ratio(experience as f64, 2.0)
-        + 0.20 * ratio(trade_offs as f64, 2.0)
-        + 0.15 * ratio(examples as f64, 1.0));
-    let practicality = Scored {
-        score: practicality,
-        detail: t(
-            format!("{numbers} 处数字，{experience} 处亲身经验，{trade_offs} 处取舍，{examples} 处举例"),
-            format!("{numbers} numbers, {experience} first-hand experience cues, {trade_offs} trade-offs, {examples} examples"),
-        ),
+pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
+    let tx = Texts(inp.lang);
+    let normalized = normalize_numbers(inp.answer);
+    let u = units(inp.answer);
+    let signals = Signals::read(inp.answer, &normalized);
+    let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
+    let relevant = relevance.is_none_or(|p| p >= super::relevance::RELEVANT_MIN);
+    let behavioral = inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
+    let list_like = prose_share(inp.answer) < LIST_PROSE_SHARE && u >= ONE_LINER_UNITS;
+
+    let mut out = match inp.reference {
+        Some(e) => with_reference(inp, e, &normalized, &signals, behavioral, list_like),
+        None => without_reference(inp, &signals, u, behavioral),
     };
-    let reasoning = count_phrases(&lower, REASONING);
+    out.practicality = practicality(&signals, tx);
+    let weights = if inp.reference.is_some() { WEIGHTS } else { WEIGHTS_NO_REFERENCE };
+    let s = [out.completeness.score, out.accuracy.score, out.depth.score, out.practicality.score];
+    let raw: f64 = s.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum();
+    let mut overall = calibrate(raw).round() as u32;
 
-    let mut key_missing = Vec::new();
-    let mut inaccuracies = Vec::new();
-    let mut strengths = Vec::new();
-    let (completeness, accuracy, depth, weights, first_missing, first_correction);
-    match reference {
-        Some(e) => {
-            let mut covered = 0.0;
-            let mut covered_points = Vec::new();
-            for (i, kp) in e.key_points.iter().enumerate() {
-                let hits =
-                    kp.keywords.iter().filter(|k| !k.trim().is_empty() && lower.contains(&k.to_lowercase())).count();
-                let need = kp.keywords.len().clamp(1, 2);
-                let sim = semantic.and_then(|s| s.key_points.get(i).copied()).unwrap_or(0.0);
-                if hits >= need || sim >= KP_COVERED_SIM {
-                    covered += 1.0;
-                    covered_points.push(kp.point.clone());
-                } else {
-                    if hits > 0 || sim >= KP_PARTIAL_SIM {
-                        covered += 0.5;
-                    }
-                    key_missing.push(kp.point.clone());
-                }
-            }
-            let n = e.key_points.len().max(1) as f64;
-            completeness = Scored {
-                score: pct(covered / n),
-                detail: if key_missing.is_empty() {
-                    t(
-                        format!("覆盖全部 {} 个要点", e.key_points.len()),
-                        format!("covers all {} key points", e.key_points.len()),
-                    )
-                } else {
-                    t(
-                        format!(
-                            "覆盖 {}/{} 个要点；缺少：{}",
-                            covered_points.len(),
-                            e.key_points.len(),
-                            key_missing.join("；")
-                        ),
-                        format!(
-                            "covers {} of {} key points; missing: {}",
-                            covered_points.len(),
-                            e.key_points.len(),
-                            key_missing.join("; ")
-                        ),
-                    )
-                },
-            };
-            for p in covered_points.iter().take(2) {
-                strengths.push(t(format!("讲到了要点：{p}"), format!("makes the key point: {p}")));
-            }
+    // Caps, each with the reason it says.
+    let non_answer = is_non_answer(&inp.answer.to_lowercase(), u);
+    let mut notes: Vec<String> = Vec::new();
+    if !relevant {
+        let p = relevance.unwrap_or(0.0);
+        overall = overall.min((CAP_IRRELEVANT * (0.4 + 0.6 * p / super::relevance::RELEVANT_MIN)).round() as u32);
+        notes.push(tx.not_answered());
+    }
+    if non_answer {
+        overall = overall.min(CAP_NON_ANSWER);
+        notes.push(tx.gives_up());
+    } else if u < ONE_LINER_UNITS {
+        overall = overall.min(CAP_ONE_LINER);
+        notes.push(tx.one_liner());
+    } else if list_like {
+        overall = overall.min(CAP_KEYWORD_LIST);
+        notes.push(tx.keyword_list());
+    }
+    match out.inaccuracies.len() {
+        0 => {}
+        1 => overall = overall.min(CAP_ONE_MISTAKE),
+        _ => overall = overall.min(CAP_MISTAKES),
+    }
+    if !notes.is_empty() {
+        out.strengths.clear();
+        out.accuracy.detail = format!("{}{}{}", notes.join(tx.sep()), tx.sep(), out.accuracy.detail);
+    }
+    out.improvement = improvement(&out, &signals, tx, relevant, non_answer || u < ONE_LINER_UNITS, inp.reference);
+    out.overall = overall;
+    out.band = band(overall, inp.lang).to_string();
+    out.relevant = relevant;
+    out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
+    out
+}
 
-            let e_terms = term_set(&e.expert_answer);
-            let n_terms = term_set(&e.novice_answer);
-            let sim_e = cosine(&a_terms, &e_terms);
-            let sim_n = cosine(&a_terms, &n_terms);
-            let lexical = if sim_e + sim_n > 0.0 { sim_e / (sim_e + sim_n) } else { 0.5 };
-            let close = match semantic {
-                // Meaning and wording count equally.
-                Some(s) => 0.5 * lexical + 0.5 / (1.0 + (-(s.expert - s.novice) as f64 / CLOSENESS_SCALE).exp()),
-                None => lexical,
-            };
-            for m in &e.common_mistakes {
-                if m.signals.iter().any(|s| !s.trim().is_empty() && lower.contains(&s.to_lowercase())) {
-                    inaccuracies.push(if m.correction.is_empty() {
-                        m.mistake.clone()
-                    } else {
-                        format!("{} — {}", m.mistake, m.correction)
-                    });
-                }
-            }
-            let acc = ACCURACY_NEUTRAL + (100.0 - ACCURACY_NEUTRAL) * (2.0 * close - 1.0)
-                - MISTAKE_PENALTY * inaccuracies.len() as f64;
-            accuracy = Scored {
-                score: pct(acc / 100.0),
-                detail: t(
-                    format!(
-                        "更接近{}答案（专家相似度 {:.2}，新手 {:.2}）；{} 处常见误区",
-                        if close >= 0.5 { "专家" } else { "新手" },
-                        sim_e,
-                        sim_n,
-                        inaccuracies.len()
-                    ),
-                    format!(
-                        "closer to the {} answer (similarity {:.2} expert, {:.2} novice); {} known misconception(s)",
-                        if close >= 0.5 { "expert" } else { "novice" },
-                        sim_e,
-                        sim_n,
-                        inaccuracies.len()
-                    ),
-                ),
-            };
-
-            let expert_units = units(&e.expert_answer).max(1.0);
-            let used = a_terms.intersection(&e_terms).count();
-            let d = 0.4 * ratio(u, DEPTH_LENGTH_SHARE * expert_units)
-                + 0.3 * ratio(reasoning as f64, 4.0)
-                + 0.3 * ratio(used as f64, DEPTH_TERMS);
-            depth = Scored {
-                score: pct(d),
-                detail: t(
-                    format!(
-                        "长度约为专家答案的 {:.0}%，{} 处推理/机制表述，用到 {} 个专家术语",
-                        100.0 * u / expert_units,
-                        reasoning,
-                        used
-                    ),
-                    format!(
-                        "{:.0}% of the expert answer's length, {} reasoning markers, {} expert terms",
-                        100.0 * u / expert_units,
-                        reasoning,
-                        used
-                    ),
-                ),
-            };
-            weights = WEIGHTS;
-            first_missing = key_missing.first().cloned();
-            first_correction = e
-                .common_mistakes
-                .iter()
-                .find(|m| inaccuracies.iter().any(|i| i.starts_with(&m.mistake)))
-                .map(|m| m.correction.clone());
-        }
-        None => {
-            let structure = count_phrases(&lower, STRUCTURE);
-            completeness = Scored {
-                score: pct(0.5 * ratio(structure as f64, 2.0) + 0.5 * ratio(u, DEPTH_LENGTH_NO_REFERENCE)),
-                detail: t(
-                    format!("知识库中没有找到相关参考，按结构评估：{structure} 处分点/顺序表述"),
-                    format!("no reference found in the knowledge base; judged on structure: {structure} enumeration markers"),
-                ),
-            };
-            accuracy = Scored {
-                score: 50,
-                detail: t(
-                    "没有参考答案可对照，准确性未评估".into(),
-                    "no reference to check against; accuracy not assessed".into(),
-                ),
-            };
-            let d = 0.5 * ratio(u, DEPTH_LENGTH_NO_REFERENCE)
-                + 0.3 * ratio(reasoning as f64, 4.0)
-                + 0.2 * ratio(a_terms.len() as f64, 60.0);
-            depth = Scored {
-                score: pct(d),
-                detail: t(
-                    format!("约 {u:.0} 字，{reasoning} 处推理/机制表述（无参考答案）"),
-                    format!("about {u:.0} characters' worth, {reasoning} reasoning markers (no reference)"),
-                ),
-            };
-            weights = WEIGHTS_NO_REFERENCE;
-            first_missing = None;
-            first_correction = None;
+/// Piecewise-linear map of the raw weighted score onto the calibrated scale.
+pub fn calibrate(raw: f64) -> f64 {
+    let raw = raw.clamp(0.0, 100.0);
+    for w in CALIBRATION.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if raw <= x1 {
+            return y0 + (y1 - y0) * (raw - x0) / (x1 - x0).max(1e-9);
         }
     }
-    if numbers >= 2 {
-        strengths.push(t("用数字支撑论点".into(), "backs claims with numbers".into()));
-    }
-    if experience >= 2 {
-        strengths.push(t("结合了亲身项目经验".into(), "draws on first-hand project experience".into()));
-    }
-    if trade_offs >= 2 {
-        strengths.push(t("讨论了取舍".into(), "weighs trade-offs".into()));
-    }
+    100.0
+}
 
-    let scores = [completeness.score, accuracy.score, depth.score, practicality.score];
-    let mut overall = (scores.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum::<f64>()).round() as u32;
-    let non_answer = is_non_answer(&lower, u);
-    let (mut completeness, mut accuracy, mut depth, mut practicality) = (completeness, accuracy, depth, practicality);
-    let improvement;
-    if non_answer || u < ONE_LINER_UNITS {
-        let cap = if non_answer { CAP_NON_ANSWER } else { CAP_ONE_LINER };
-        overall = overall.min(cap);
-        for s in [&mut completeness, &mut accuracy, &mut depth, &mut practicality] {
-            s.score = s.score.min(cap + 5);
+/// Countable signals of an answer.
+struct Signals {
+    numbers: usize,
+    experience: usize,
+    trade_offs: usize,
+    examples: usize,
+    reasoning: usize,
+    sentences: usize,
+    terms: std::collections::HashSet<String>,
+}
+
+impl Signals {
+    fn read(answer: &str, normalized: &str) -> Signals {
+        Signals {
+            numbers: count_numbers(normalized),
+            experience: count_phrases(normalized, EXPERIENCE),
+            trade_offs: count_phrases(normalized, TRADE_OFFS),
+            examples: count_phrases(normalized, EXAMPLES),
+            reasoning: count_phrases(normalized, REASONING),
+            sentences: crate::kb::vectors::analysis_sentences(answer).len(),
+            terms: term_set(answer),
         }
-        strengths.clear();
-        let note = if non_answer {
-            t("回答放弃了问题".into(), "the answer gives up on the question".into())
+    }
+}
+
+fn with_reference(
+    inp: &Inputs<'_>,
+    e: &Entry,
+    normalized: &str,
+    sig: &Signals,
+    behavioral: bool,
+    list_like: bool,
+) -> ContentScore {
+    let tx = Texts(inp.lang);
+    // Completeness: key points by words or meaning; a list of terms gets half the word credit.
+    let mut covered = Vec::new();
+    let mut missing = Vec::new();
+    let mut total = 0.0;
+    for (i, kp) in e.key_points.iter().enumerate() {
+        let mut level = key_point_level(kp, normalized, &sig.terms, inp.evidence.key_points.get(i).copied());
+        if list_like {
+            level *= 0.5;
+        }
+        total += level;
+        let shown = kp.point_in(inp.lang).to_string();
+        if level >= 0.75 {
+            covered.push(shown);
         } else {
-            t("回答只有一句话".into(), "the answer is a one-liner".into())
-        };
-        accuracy.detail = format!("{note}; {}", accuracy.detail);
-        improvement = match &first_missing {
-            Some(kp) => t(
-                format!("即使不确定，也先说出你知道的部分和你会如何排查，例如从「{kp}」讲起。"),
-                format!("Even when unsure, say what you do know and how you would find out; start from: {kp}."),
-            ),
-            None => t(
-                "展开回答：讲清机制、给出一个亲身经历的例子和数据。".into(),
-                "Expand the answer: explain the mechanism, give one first-hand example and a number.".into(),
-            ),
-        };
-    } else {
-        let mut parts = Vec::new();
-        if let Some(kp) = &first_missing {
-            parts.push(t(format!("补上要点「{kp}」"), format!("add the missing point: {kp}")));
+            missing.push(shown);
         }
-        if let Some(c) = first_correction.filter(|c| !c.is_empty()) {
-            parts.push(t(format!("纠正误区：{c}"), format!("correct the misconception: {c}")));
-        }
-        if numbers < 2 {
-            parts.push(t("用一个你项目里的数字支撑".into(), "back it with a number from your own work".into()));
-        } else if trade_offs == 0 {
-            parts.push(t("说明方案的代价和取舍".into(), "say what the approach costs and what you traded off".into()));
-        }
-        improvement = if parts.is_empty() {
-            t("保持：结构清晰、有数据、有取舍。".into(), "Keep it up: structured, quantified, with trade-offs.".into())
-        } else {
-            let joined = parts.join(if zh { "；" } else { "; " });
-            if zh {
-                format!("{joined}。")
-            } else {
-                let mut c = joined.chars();
-                c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str() + ".").unwrap_or_default()
-            }
-        };
     }
+    let kp_mean = total / e.key_points.len().max(1) as f64;
+    let kp_score = (kp_mean / COVERAGE_FULL).min(1.0);
+    let star = behavioral.then(|| star::check(inp.answer, inp.lang));
+    let completeness_level = match &star {
+        Some(s) => STAR_WEIGHT * s.level + (1.0 - STAR_WEIGHT) * kp_score,
+        None => kp_score,
+    };
+    let mut detail = tx.covers(covered.len(), e.key_points.len(), &missing);
+    if let Some(s) = star.as_ref().filter(|s| !s.missing.is_empty()) {
+        detail = format!("{detail}{}{}", tx.sep(), tx.star_missing(&s.missing));
+    }
+    let completeness = Scored { score: pct(completeness_level), detail };
+
+    // Accuracy: closeness to the expert rather than the novice answer, plus points made, minus
+    // misconceptions stated.
+    let closeness = match (inp.evidence.expert, inp.evidence.novice) {
+        (Some(x), Some(n)) => 1.0 / (1.0 + (-(x - n) / CLOSENESS_SCALE).exp()),
+        _ => lexical_closeness(&sig.terms, e),
+    };
+    let inaccuracies = misconceptions(inp.answer, e, inp.lang);
+    let acc = 45.0 + 30.0 * closeness + 25.0 * kp_score - MISTAKE_PENALTY * inaccuracies.len() as f64;
+    let accuracy = Scored { score: pct(acc / 100.0), detail: tx.accuracy(closeness >= 0.5, inaccuracies.len()) };
+
+    let expert_terms: std::collections::HashSet<String> =
+        term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
+    let used = sig.terms.iter().filter(|t| t.chars().count() >= 2 && expert_terms.contains(*t)).count();
+    let depth = depth(sig, used, tx);
+    let strengths = covered.iter().take(2).map(|p| tx.makes_point(p)).collect();
     ContentScore {
-        overall,
+        overall: 0,
+        band: String::new(),
+        relevant: true,
+        relevance: None,
         completeness,
         depth,
         accuracy,
-        practicality,
-        key_missing,
+        practicality: Scored { score: 0, detail: String::new() },
+        key_missing: missing,
         inaccuracies,
         strengths,
-        improvement,
+        improvement: String::new(),
+        star_missing: star.map(|s| s.missing).unwrap_or_default(),
         analyzer: "rubric".into(),
     }
 }
 
-fn ratio(x: f64, full: f64) -> f64 {
+fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) -> ContentScore {
+    let tx = Texts(inp.lang);
+    let structure = count_phrases(&inp.answer.to_lowercase(), STRUCTURE);
+    let star = behavioral.then(|| star::check(inp.answer, inp.lang));
+    let level = match &star {
+        Some(s) => s.level,
+        None => 0.5 * ratio(structure as f64, 2.0) + 0.5 * ratio(u, 150.0),
+    };
+    let mut detail = tx.no_reference(structure);
+    if let Some(s) = star.as_ref().filter(|s| !s.missing.is_empty()) {
+        detail = format!("{detail}{}{}", tx.sep(), tx.star_missing(&s.missing));
+    }
+    ContentScore {
+        overall: 0,
+        band: String::new(),
+        relevant: true,
+        relevance: None,
+        completeness: Scored { score: pct(level), detail },
+        depth: depth(sig, sig.terms.len() / 6, tx),
+        accuracy: Scored { score: 60, detail: tx.accuracy_unassessed() },
+        practicality: Scored { score: 0, detail: String::new() },
+        key_missing: Vec::new(),
+        inaccuracies: Vec::new(),
+        strengths: Vec::new(),
+        improvement: String::new(),
+        star_missing: star.map(|s| s.missing).unwrap_or_default(),
+        analyzer: "rubric".into(),
+    }
+}
+
+/// Depth is explanation: reasoning markers (because, so that, which means), the expert's
+/// vocabulary, trade-offs weighed and enough sentences to develop a thought; length beyond that
+/// earns nothing.
+fn depth(sig: &Signals, expert_terms: usize, tx: Texts) -> Scored {
+    let d = 0.35 * ratio(sig.reasoning as f64, 3.0)
+        + 0.30 * ratio(expert_terms as f64, 10.0)
+        + 0.15 * ratio(sig.trade_offs as f64, 1.0)
+        + 0.20 * ratio(sig.sentences as f64, 4.0);
+    Scored { score: pct(d), detail: tx.depth(sig.reasoning, expert_terms, sig.trade_offs) }
+}
+
+fn practicality(sig: &Signals, tx: Texts) -> Scored {
+    let p = 0.35 * ratio(sig.numbers as f64, 2.0)
+        + 0.30 * ratio(sig.experience as f64, 1.0)
+        + 0.20 * ratio(sig.trade_offs as f64, 1.0)
+        + 0.15 * ratio(sig.examples as f64, 1.0);
+    Scored { score: pct(p), detail: tx.practicality(sig.numbers, sig.experience, sig.trade_offs, sig.examples) }
+}
+
+/// Without vectors: shared distinctive terms with the expert answers against the novice answers.
+fn lexical_closeness(a: &std::collections::HashSet<String>, e: &Entry) -> f64 {
+    let ex = term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
+    let nv = term_set(&format!("{}\n{}", e.novice_answer, e.novice_answer_en));
+    let only_ex = a.iter().filter(|t| ex.contains(*t) && !nv.contains(*t)).count() as f64;
+    let only_nv = a.iter().filter(|t| nv.contains(*t) && !ex.contains(*t)).count() as f64;
+    (only_ex + 1.0) / (only_ex + only_nv + 2.0)
+}
+
+/// The reference's misconceptions the answer states: a signal phrase in a sentence that does not
+/// refute it.
+fn misconceptions(answer: &str, e: &Entry, lang: Lang) -> Vec<String> {
+    let sentences: Vec<String> =
+        crate::kb::vectors::analysis_sentences(answer).into_iter().map(|s| normalize_numbers(s)).collect();
+    e.common_mistakes
+        .iter()
+        .filter(|m| {
+            m.all_signals().filter(|s| !s.trim().is_empty()).any(|sig| {
+                let sig = sig.to_lowercase();
+                sentences.iter().any(|s| s.contains(&sig) && !refutes(&s.replace(&sig, " ")))
+            })
+        })
+        .map(|m| {
+            let (mi, c) = (m.mistake_in(lang), m.correction_in(lang));
+            if c.is_empty() {
+                mi.to_string()
+            } else {
+                format!("{mi} — {c}")
+            }
+        })
+        .collect()
+}
+
+fn improvement(
+    out: &ContentScore,
+    sig: &Signals,
+    tx: Texts,
+    relevant: bool,
+    too_short: bool,
+    reference: Option<&Entry>,
+) -> String {
+    let first_missing = out.key_missing.first().map(String::as_str);
+    if !relevant {
+        return tx.answer_the_question(reference.map(|e| e.question_in(tx.0)));
+    }
+    if too_short {
+        return tx.expand(first_missing);
+    }
+    let mut parts = Vec::new();
+    if let Some(kp) = first_missing {
+        parts.push(tx.add_point(kp));
+    }
+    if let Some(m) = out.inaccuracies.first() {
+        parts.push(tx.correct(m));
+    }
+    if let Some(s) = out.star_missing.first() {
+        parts.push(tx.add_star(s));
+    }
+    if sig.numbers < 2 {
+        parts.push(tx.add_number());
+    } else if sig.trade_offs == 0 {
+        parts.push(tx.add_trade_off());
+    }
+    tx.sentence(&parts)
+}
+
+pub fn ratio(x: f64, full: f64) -> f64 {
     if full <= 0.0 {
         return 0.0;
     }
     (x / full).clamp(0.0, 1.0)
 }
 
-fn pct(x: f64) -> u32 {
+pub fn pct(x: f64) -> u32 {
     (x.clamp(0.0, 1.0) * 100.0).round() as u32
-}
-
-/// Set cosine: shared terms over the geometric mean of the sizes.
-fn cosine(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    a.intersection(b).count() as f64 / ((a.len() * b.len()) as f64).sqrt()
 }

@@ -2,4 +2,39 @@
 //! Deterministic: the same input gives the same numbers.
 
 pub mod content;
+pub mod coverage;
+pub mod relevance;
 pub mod signals;
+pub mod star;
+pub mod text;
+
+use crate::kb::search::KbSearch;
+use crate::kb::{KbError, Lang};
+use content::{analyze, ContentScore, Inputs};
+
+/// Score `answer` to `question` against the reference entry `reference` (an index into the base's
+/// entries), the evidence computed once here for every caller (the tool, the evaluation).
+pub fn assess(
+    kb: &KbSearch,
+    question: &str,
+    answer: &str,
+    reference: Option<usize>,
+    lang: Lang,
+) -> Result<ContentScore, KbError> {
+    let evidence = kb.evidence(question, answer, reference)?;
+    let entry = reference.and_then(|i| kb.kb.entries.get(i));
+    Ok(analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, lang }))
+}
+
+/// The language a question's report speaks: Chinese unless the question is English.
+pub fn lang_of(question: &str, answer: &str) -> Lang {
+    use crate::transcript::lang::{detect, Language};
+    match detect(std::iter::once(question)) {
+        Language::En => Lang::En,
+        Language::Zh => Lang::Zh,
+        Language::Mixed => match detect(std::iter::once(answer)) {
+            Language::En => Lang::En,
+            _ => Lang::Zh,
+        },
+    }
+}

@@ -80,6 +80,25 @@ pub const REASONING: &[&str] = &[
     "so that",
     "depends on",
     "the reason",
+    "so the",
+    "this means",
+    "that's why",
+    "in order to",
+    "which lets",
+    "which is why",
+    "otherwise",
+    "as a result",
+    "due to",
+    "caused by",
+    "works by",
+    "for each",
+    "为了",
+    "否则",
+    "因此",
+    "通过",
+    "这样",
+    "避免",
+    "由于",
 ];
 pub const EXPERIENCE: &[&str] = &[
     "我们",
@@ -156,4 +175,202 @@ pub fn count_numbers(text: &str) -> usize {
 /// Whether the answer gives up ("I don't know", "不太清楚") without saying much else.
 pub fn is_non_answer(lower: &str, units: f64) -> bool {
     units < NON_ANSWER_MAX_UNITS && NON_ANSWER.iter().any(|p| lower.contains(p))
+}
+
+/// English number words and their values; "a hundred" style compounds are rare in answers.
+const EN_NUMBERS: &[(&str, &str)] = &[
+    ("zero", "0"),
+    ("one", "1"),
+    ("two", "2"),
+    ("three", "3"),
+    ("four", "4"),
+    ("five", "5"),
+    ("six", "6"),
+    ("seven", "7"),
+    ("eight", "8"),
+    ("nine", "9"),
+    ("ten", "10"),
+    ("eleven", "11"),
+    ("twelve", "12"),
+    ("fifteen", "15"),
+    ("twenty", "20"),
+    ("thirty", "30"),
+    ("forty", "40"),
+    ("fifty", "50"),
+    ("sixty", "60"),
+    ("seventy", "70"),
+    ("eighty", "80"),
+    ("ninety", "90"),
+    ("hundred", "100"),
+    ("thousand", "1000"),
+    ("million", "1000000"),
+    ("twice", "2x"),
+    ("half", "0.5"),
+];
+
+/// Measure words after which a Chinese numeral is a quantity, not the article 一 ("a").
+const ZH_UNITS: &[char] =
+    &['倍', '秒', '次', '分', '小', '天', '周', '轮', '步', '层', '条', '个', '万', '亿', '成', '毫', '%', '人', '名', '月', '年'];
+
+fn zh_digit(c: char) -> Option<u64> {
+    "零一二三四五六七八九".chars().position(|d| d == c).map(|p| p as u64).or(if c == '两' { Some(2) } else { None })
+}
+
+/// Value of a run of Chinese numerals ("三", "十五", "二十", "一百二十", "三千").
+fn zh_value(run: &str) -> Option<u64> {
+    let (mut total, mut section, mut digit) = (0u64, 0u64, None::<u64>);
+    for c in run.chars() {
+        if let Some(d) = zh_digit(c) {
+            digit = Some(d);
+            continue;
+        }
+        let unit = match c {
+            '十' => 10,
+            '百' => 100,
+            '千' => 1000,
+            '万' => {
+                total = (total + section + digit.take().unwrap_or(0)) * 10_000;
+                section = 0;
+                continue;
+            }
+            _ => return None,
+        };
+        section += digit.take().unwrap_or(1) * unit;
+    }
+    Some(total + section + digit.unwrap_or(0))
+}
+
+/// The text with numbers written as words turned into digits ("five percent" -> "5%",
+/// "百分之五" -> "5%", "三次" -> "3次"), so numbers count and keywords with digits match however
+/// the candidate said them. Lowercases English.
+pub fn normalize_numbers(text: &str) -> String {
+    let lower = text.to_lowercase();
+    // English: whole words only.
+    let mut out = String::with_capacity(lower.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match EN_NUMBERS.iter().find(|(w, _)| *w == word.as_str()) {
+            Some((_, d)) => out.push_str(d),
+            None if word == "percent" => out.push('%'),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in lower.chars() {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    // "5 %" from "five percent" reads as "5%".
+    let out = out.replace(" %", "%");
+    zh_numbers(&out)
+}
+
+fn zh_numbers(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let numeral = |c: char| zh_digit(c).is_some() || matches!(c, '十' | '百' | '千' | '万');
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        // 百分之N -> N%
+        if chars[i..].starts_with(&['百', '分', '之']) {
+            let start = i + 3;
+            let mut end = start;
+            while end < chars.len() && numeral(chars[end]) {
+                end += 1;
+            }
+            if let Some(v) = (end > start).then(|| zh_value(&chars[start..end].iter().collect::<String>())).flatten() {
+                out.push_str(&format!("{v}%"));
+                i = end;
+                continue;
+            }
+        }
+        if numeral(chars[i]) {
+            let mut end = i;
+            while end < chars.len() && numeral(chars[end]) {
+                end += 1;
+            }
+            let run: String = chars[i..end].iter().collect();
+            let next = chars.get(end).copied();
+            // A quantity: before a measure word, and not the article 一 alone ("一个" = "a").
+            let quantity = next.is_some_and(|n| ZH_UNITS.contains(&n)) && run != "一";
+            if let Some(v) = quantity.then(|| zh_value(&run)).flatten() {
+                out.push_str(&v.to_string());
+                i = end;
+                continue;
+            }
+            out.push_str(&run);
+            i = end;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Words that negate or refute what follows: a sentence with a misconception's signal and one of
+/// these names the misconception to reject it ("RAG does not eliminate hallucination").
+pub const REFUTATION: &[&str] = &[
+    "not ",
+    "n't",
+    "never",
+    "no longer",
+    "myth",
+    "misconception",
+    "mistake",
+    "wrong",
+    "false",
+    "rather than",
+    "instead of",
+    "contrary",
+    "不是",
+    "并不",
+    "不能",
+    "不会",
+    "不等于",
+    "并非",
+    "没有",
+    "误区",
+    "错误",
+    "误解",
+    "而不是",
+    "不要",
+    "别",
+    "不代表",
+];
+
+/// Whether a sentence refutes what it says.
+pub fn refutes(sentence_lower: &str) -> bool {
+    REFUTATION.iter().any(|r| sentence_lower.contains(r))
+}
+
+/// Function words: prose has them, a bare list of keywords does not.
+const FUNCTION_WORDS_EN: &[&str] = &[
+    "the", "a", "an", "is", "are", "was", "to", "of", "and", "in", "it", "that", "for", "on", "with", "we", "i",
+    "you", "this", "so", "be", "by", "as", "or", "if", "then", "when", "which", "because", "can", "will", "do",
+    "not", "but", "from", "into", "they", "its", "each", "what", "how", "our", "my", "has", "have",
+];
+const FUNCTION_CHARS_ZH: &[char] =
+    &['的', '是', '在', '了', '会', '把', '就', '要', '和', '也', '而', '让', '用', '对', '我', '们', '这', '有', '被', '给', '做', '能', '再', '去', '它', '所', '以'];
+
+/// Share of the answer's words (English) or characters (Chinese) that are function words: about
+/// 0.35-0.5 in English prose and 0.15-0.25 in Chinese, near zero in a list of terms.
+pub fn prose_share(text: &str) -> f64 {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let en_fn = words.iter().filter(|w| FUNCTION_WORDS_EN.contains(w)).count();
+    let cjk: Vec<char> = lower.chars().filter(|c| crate::transcript::lang::is_cjk(*c)).collect();
+    let zh_fn = cjk.iter().filter(|c| FUNCTION_CHARS_ZH.contains(c)).count();
+    // Chinese function characters are rarer per character than English function words per word.
+    let zh_scaled = zh_fn as f64 * 2.0;
+    let total = words.len() + cjk.len();
+    if total == 0 {
+        return 0.0;
+    }
+    ((en_fn as f64 + zh_scaled) / total as f64).min(1.0)
 }

@@ -23,7 +23,7 @@ pub async fn run(ctx: &ToolContext, question: &str, answer: &str) -> Result<Comp
     let started = Instant::now();
     let result = call(
         &AnalyzeContent,
-        AnalyzeContentArgs { question: question.into(), answer: answer.into(), reference_id: None },
+        AnalyzeContentArgs { question: question.into(), answer: answer.into(), reference_id: None, lang: None },
         ctx,
     )
     .await

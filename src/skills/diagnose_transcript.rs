@@ -56,7 +56,7 @@ async fn steps(
         let best = relevant.first().map(|h| h.id.clone());
         let analysis = call(
             &AnalyzeContent,
-            AnalyzeContentArgs { question: pair.question.clone(), answer: pair.answer.clone(), reference_id: best },
+            AnalyzeContentArgs { question: pair.question.clone(), answer: pair.answer.clone(), reference_id: best, lang: None },
             ctx,
         )
         .await?;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, Tool, ToolContext, ToolError};
 use crate::kb::search::SearchHit;
-use crate::scoring::content::{analyze_with, ContentScore};
+use crate::scoring::content::ContentScore;
 
 pub struct AnalyzeContent;
 
@@ -19,6 +19,9 @@ pub struct AnalyzeContentArgs {
     /// Knowledge-base entry to score against; searched for from the question when omitted.
     #[serde(default)]
     pub reference_id: Option<String>,
+    /// Language of the feedback: "zh" or "en"; from the question when omitted.
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -32,7 +35,7 @@ pub struct AnalyzeContentOutput {
 
 impl Tool for AnalyzeContent {
     const NAME: &'static str = "analyze_content";
-    const DESCRIPTION: &'static str = "Score an interview answer (completeness, depth, accuracy, practicality, 0-100 each, with details, missing key points, misconceptions and an improvement) against the best reference answer in the knowledge base. Deterministic.";
+    const DESCRIPTION: &'static str = "Score an interview answer (relevance first, then completeness, depth, accuracy, practicality, 0-100 each, with details, missing key points, misconceptions and an improvement) against the best reference answer in the knowledge base. Deterministic.";
     type Args = AnalyzeContentArgs;
     type Output = AnalyzeContentOutput;
 
@@ -54,18 +57,20 @@ impl Tool for AnalyzeContent {
                 (relevant.first().map(|h| h.id.clone()), relevant)
             }
         };
-        let position = reference_id.as_deref().and_then(|id| kb.position(id));
-        let semantic = match (&kb.vectors, position) {
-            (Some(v), Some(i)) if !args.answer.trim().is_empty() => {
-                Some(v.semantic(&kb.kb, i, &args.answer).map_err(crate::kb::KbError::from)?)
+        let lang = match args.lang.as_deref() {
+            Some("zh") => crate::kb::Lang::Zh,
+            Some("en") => crate::kb::Lang::En,
+            Some(other) => {
+                return Err(ToolError::new(
+                    ErrorCode::InputError,
+                    format!("unknown language {other:?}"),
+                    "give \"zh\" or \"en\", or omit lang",
+                ))
             }
-            _ => None,
+            None => crate::scoring::lang_of(&args.question, &args.answer),
         };
-        let entry = position.map(|i| &kb.kb.entries[i]);
-        Ok(AnalyzeContentOutput {
-            content: analyze_with(&args.answer, entry, semantic.as_ref()),
-            reference_id,
-            references,
-        })
+        let position = reference_id.as_deref().and_then(|id| kb.position(id));
+        let content = crate::scoring::assess(&kb, &args.question, &args.answer, position, lang)?;
+        Ok(AnalyzeContentOutput { content, reference_id, references })
     }
 }

@@ -1,15 +1,11 @@
-//! Self-evaluation that needs no labels from outside the knowledge base.
-//!
-//! - retrieval: every entry's held-out evaluation paraphrases (never indexed) are queries; recall@1
-//!   and recall@3 of the entry itself, per search mode and per query language;
-//! - scoring: every entry's expert answer against its novice answer through the full analyzer; the
-//!   share ordered correctly and the mean margin.
+//! Retrieval: every entry's held-out evaluation paraphrases (never indexed) are queries; recall@1
+//! and recall@3 of the entry itself, per search mode and per query language, on the test half of
+//! the entries; the fusion sweep that chooses the RRF constants runs on the fitting half.
 
 use serde::Serialize;
 
-use super::search::{KbSearch, SearchMode, SearchOptions};
-use super::KbError;
-use crate::scoring::content::analyze_with;
+use crate::kb::search::{KbSearch, SearchMode, SearchOptions};
+use crate::kb::KbError;
 use crate::transcript::lang::is_cjk;
 
 #[derive(Debug, Clone, Serialize)]
@@ -22,18 +18,6 @@ pub struct RetrievalRow {
     pub recall_at_3: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct ScoringResult {
-    pub entries: usize,
-    pub expert_above_novice: usize,
-    pub share: f64,
-    pub mean_margin: f64,
-    pub min_margin: i64,
-    /// Entries where the expert answer did not score above the novice answer.
-    pub failures: Vec<String>,
-    pub semantic: bool,
-}
-
 /// Recall of hybrid search for one choice of the fusion constants.
 #[derive(Debug, Clone, Serialize)]
 pub struct FusionRow {
@@ -43,29 +27,25 @@ pub struct FusionRow {
     pub recall_at_3: f64,
 }
 
+/// Retrieval figures: recall on the test half's held-out paraphrases; the fusion sweep on the
+/// fitting half's (where the constants are chosen).
 #[derive(Debug, Clone, Serialize)]
-pub struct EvalReport {
-    pub entries: usize,
-    pub retrieval: Vec<RetrievalRow>,
-    /// Hybrid recall over a grid of vector weights (BM25 weight 1) and RRF k: the evidence for the
-    /// constants in `kb::search`.
+pub struct RetrievalReport {
+    pub rows: Vec<RetrievalRow>,
     pub fusion_sweep: Vec<FusionRow>,
-    pub scoring: ScoringResult,
-    /// Why vector and hybrid rows are missing, if they are.
-    pub degraded: Option<String>,
 }
 
-pub fn run(s: &KbSearch) -> Result<EvalReport, KbError> {
+pub fn run(s: &KbSearch, test: &dyn Fn(&str) -> bool) -> Result<RetrievalReport, KbError> {
     let modes: Vec<SearchMode> = if s.vectors.is_some() {
         vec![SearchMode::Bm25, SearchMode::Vector, SearchMode::Hybrid]
     } else {
         vec![SearchMode::Bm25]
     };
-    let mut retrieval = Vec::new();
+    let mut rows = Vec::new();
     for mode in modes {
         // (hits@1, hits@3, n) for all, zh, en.
         let mut acc = [(0usize, 0usize, 0usize); 3];
-        for e in &s.kb.entries {
+        for e in s.kb.entries.iter().filter(|e| test(&e.id)) {
             for q in &e.eval_paraphrases {
                 let hits = s.search(q, &SearchOptions { top_k: 3, dimension: None, mode })?;
                 let at1 = hits.first().is_some_and(|h| h.id == e.id);
@@ -81,7 +61,7 @@ pub fn run(s: &KbSearch) -> Result<EvalReport, KbError> {
         for (i, name) in ["all", "zh", "en"].iter().enumerate() {
             let (h1, h3, n) = acc[i];
             let d = n.max(1) as f64;
-            retrieval.push(RetrievalRow {
+            rows.push(RetrievalRow {
                 mode,
                 queries: name.to_string(),
                 n,
@@ -90,46 +70,21 @@ pub fn run(s: &KbSearch) -> Result<EvalReport, KbError> {
             });
         }
     }
-    let mut margins = Vec::new();
-    let mut failures = Vec::new();
-    for (i, e) in s.kb.entries.iter().enumerate() {
-        let (sx, sn) = match &s.vectors {
-            Some(v) => (Some(v.semantic(&s.kb, i, &e.expert_answer)?), Some(v.semantic(&s.kb, i, &e.novice_answer)?)),
-            None => (None, None),
-        };
-        let ex = analyze_with(&e.expert_answer, Some(e), sx.as_ref()).overall as i64;
-        let nv = analyze_with(&e.novice_answer, Some(e), sn.as_ref()).overall as i64;
-        if ex <= nv {
-            failures.push(format!("{}: expert {ex}, novice {nv}", e.id));
-        }
-        margins.push(ex - nv);
-    }
-    let n = margins.len();
-    let above = margins.iter().filter(|m| **m > 0).count();
-    let scoring = ScoringResult {
-        entries: n,
-        expert_above_novice: above,
-        share: above as f64 / n.max(1) as f64,
-        mean_margin: margins.iter().sum::<i64>() as f64 / n.max(1) as f64,
-        min_margin: margins.iter().copied().min().unwrap_or(0),
-        failures,
-        semantic: s.vectors.is_some(),
-    };
-    let fusion_sweep = sweep(s)?;
-    Ok(EvalReport { entries: s.kb.entries.len(), retrieval, fusion_sweep, scoring, degraded: s.degraded.clone() })
+    let fusion_sweep = sweep(s, &|id| !test(id))?;
+    Ok(RetrievalReport { rows, fusion_sweep })
 }
 
 /// Both ranked lists once per query, then every (weight, k) pair fused from them.
-fn sweep(s: &KbSearch) -> Result<Vec<FusionRow>, KbError> {
+fn sweep(s: &KbSearch, fit: &dyn Fn(&str) -> bool) -> Result<Vec<FusionRow>, KbError> {
     if s.vectors.is_none() {
         return Ok(Vec::new());
     }
     let mut lists = Vec::new();
-    for e in &s.kb.entries {
+    for e in s.kb.entries.iter().filter(|e| fit(&e.id)) {
         for q in &e.eval_paraphrases {
             let b = s.search(q, &SearchOptions { top_k: 50, dimension: None, mode: SearchMode::Bm25 })?;
             let v = s.search(q, &SearchOptions { top_k: 50, dimension: None, mode: SearchMode::Vector })?;
-            let ids = |h: Vec<super::search::SearchHit>| h.into_iter().map(|h| (h.id, h.score)).collect::<Vec<_>>();
+            let ids = |h: Vec<crate::kb::search::SearchHit>| h.into_iter().map(|h| (h.id, h.score)).collect::<Vec<_>>();
             lists.push((e.id.clone(), ids(b), ids(v)));
         }
     }

@@ -1,0 +1,117 @@
+//! `ivd eval`: the evaluation's table (or JSON), and optionally every scored item for fitting.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{anyhow, Context};
+
+use super::{write_stdout, CliError, ListFormat};
+use crate::config::Config;
+use crate::eval::{self, EvalOptions, EvalReport};
+use crate::tools::ToolContext;
+
+pub fn run(
+    config: Arc<Config>,
+    format: ListFormat,
+    every: usize,
+    no_retrieval: bool,
+    dump: Option<&Path>,
+) -> Result<(), CliError> {
+    let ctx = ToolContext::new(config);
+    let kb = ctx.kb()?;
+    let r = eval::run(&kb, &EvalOptions { every, skip_retrieval: no_retrieval }).map_err(|e| CliError::from(anyhow!(e)))?;
+    if let Some(path) = dump {
+        let mut lines = String::new();
+        for item in &r.items {
+            lines.push_str(&serde_json::to_string(item).context("cannot encode an item")?);
+            lines.push('\n');
+        }
+        std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let out = match format {
+        ListFormat::Json => serde_json::to_string_pretty(&r).context("cannot encode the evaluation")? + "\n",
+        ListFormat::Text => text(&r),
+    };
+    write_stdout(out.as_bytes())
+}
+
+fn text(r: &EvalReport) -> String {
+    let mut s = format!(
+        "ivd eval over {} entries ({})\n",
+        r.entries,
+        if r.semantic { "words and vectors" } else { "words only" }
+    );
+    let _ = writeln!(s, "\nbuilt answers (never an entry's own expert answer against its own question)");
+    let _ = writeln!(s, "  {:<34} {:>5} {:>7} {:>5} {:>5} {:>11}", "set", "n", "median", "p10", "p90", "irrelevant");
+    for row in &r.sets {
+        let _ = writeln!(
+            s,
+            "  {:<34} {:>5} {:>7.1} {:>5.0} {:>5.0} {:>10.0}%",
+            row.set,
+            row.n,
+            row.median,
+            row.p10,
+            row.p90,
+            100.0 * row.irrelevant_share
+        );
+    }
+    let c = &r.comparisons;
+    let _ = writeln!(
+        s,
+        "  right (other-language expert) ahead of wrong-question by 25+: {:.1}% (other dimension), {:.1}% (same dimension)",
+        100.0 * c.right_ahead_of_wrong_other_dimension,
+        100.0 * c.right_ahead_of_wrong_same_dimension
+    );
+    let _ = writeln!(
+        s,
+        "  partial answers rising with k: {:.1}% of {} entries",
+        100.0 * c.partial_rising,
+        c.partial_entries
+    );
+    let _ = writeln!(s, "\ngraded answers (data/eval; constants fitted on the fit part only)");
+    for g in &r.graded {
+        let medians: Vec<String> = eval::graded::LABELS
+            .iter()
+            .map(|l| format!("{l} {:.0}", g.medians.get(*l).copied().unwrap_or(0.0)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {:<4} n {:>3}  Spearman {:.3}  pairwise {:.3}  in band {:.0}%  reference found {:.0}%\n       medians: {}",
+            g.part,
+            g.n,
+            g.spearman,
+            g.pairwise_accuracy,
+            100.0 * g.in_band,
+            100.0 * g.reference_found,
+            medians.join(", ")
+        );
+    }
+    if let Some(ret) = &r.retrieval {
+        let _ = writeln!(s, "\nretrieval (held-out paraphrases of the test half, never indexed)");
+        let _ = writeln!(s, "  {:<8} {:<8} {:>6} {:>10} {:>10}", "mode", "queries", "n", "recall@1", "recall@3");
+        for row in &ret.rows {
+            let mode =
+                serde_json::to_value(row.mode).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  {:<8} {:<8} {:>6} {:>10.3} {:>10.3}",
+                mode, row.queries, row.n, row.recall_at_1, row.recall_at_3
+            );
+        }
+        if !ret.fusion_sweep.is_empty() {
+            let _ = writeln!(s, "\nhybrid fusion sweep on the fitting half (BM25 weight 1; recall@1 / recall@3)");
+            for row in &ret.fusion_sweep {
+                let _ = writeln!(
+                    s,
+                    "  k {:>4}  vector weight {:>4}  {:.3} / {:.3}",
+                    row.k, row.weight_vector, row.recall_at_1, row.recall_at_3
+                );
+            }
+        }
+    }
+    if let Some(d) = &r.degraded {
+        let _ = writeln!(s, "\nnote: {d}");
+    }
+    s
+}

@@ -1,0 +1,228 @@
+//! What the knowledge base says about one answer: how it stands against every entry (words and
+//! meaning), and, for the reference entry, how clearly each key point is made. Computed here, once,
+//! for the analyzer tool and the evaluation alike; the scoring rubric turns it into scores.
+//!
+//! Every figure is relative: the answer's closeness to its reference is judged against its
+//! closeness to all the other entries, and a key point's similarity against what unrelated
+//! sentences reach for that same key point. e5's cosines sit in a narrow band whose last decimals
+//! move with the CPU's int8 kernels; ranks and z-scores do not.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use super::embed::dot;
+use super::search::KbSearch;
+use super::terms::term_set;
+use super::vectors::analysis_sentences;
+use super::{KbError, KnowledgeBase};
+
+/// Where the reference stands among all entries for one answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Standing {
+    /// 1 = the reference is the entry the answer is closest to.
+    pub rank: usize,
+    /// The reference's score minus the other entries' mean, in their standard deviations.
+    pub z: f64,
+}
+
+/// The evidence for one answer.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Evidence {
+    /// By words: IDF-weighted overlap of the answer with each entry's answer side (both languages).
+    pub lexical: Option<Standing>,
+    /// By meaning: the answer's cosine to each entry's expert answers.
+    pub vector: Option<Standing>,
+    /// How well the answer fits the question asked, against how well every expert answer of the
+    /// base fits it (z-score); works with no reference too.
+    pub question_fit: Option<f64>,
+    /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
+    /// (a sentence as close as the expert answer's own).
+    pub key_points: Vec<f64>,
+    /// Cosine of the whole answer to the reference's expert and novice answers (best language).
+    pub expert: Option<f64>,
+    pub novice: Option<f64>,
+}
+
+/// A key point's similarity band: what unrelated sentences reach (95th percentile) and what the
+/// expert answer's own best sentence reaches.
+#[derive(Debug, Clone, Copy)]
+struct Band {
+    unrelated: f32,
+    own: f32,
+}
+
+/// Share of unrelated sentences a key point's threshold sits above.
+const UNRELATED_QUANTILE: f64 = 0.95;
+/// The smallest band width: a key point its own expert answer barely beats unrelated text on
+/// gives graded credit over at least this much cosine, not a cliff.
+const MIN_BAND: f32 = 0.015;
+
+/// Answer-side term profiles of every entry, for the lexical standing.
+pub struct Profiles {
+    terms: Vec<HashSet<String>>,
+    idf: HashMap<String, f64>,
+    norms: Vec<f64>,
+}
+
+impl Profiles {
+    pub fn build(kb: &KnowledgeBase) -> Profiles {
+        let terms: Vec<HashSet<String>> = kb
+            .entries
+            .iter()
+            .map(|e| {
+                let mut text = format!("{}\n{}\n{}\n{}", e.question, e.question_en, e.expert_answer, e.expert_answer_en);
+                for k in &e.key_points {
+                    text.push('\n');
+                    text.push_str(&k.point);
+                    text.push('\n');
+                    text.push_str(&k.point_en);
+                    for w in k.all_keywords() {
+                        text.push('\n');
+                        text.push_str(w);
+                    }
+                }
+                term_set(&text)
+            })
+            .collect();
+        let n = terms.len() as f64;
+        let mut df: HashMap<&str, usize> = HashMap::new();
+        for set in &terms {
+            for t in set {
+                *df.entry(t.as_str()).or_insert(0) += 1;
+            }
+        }
+        let idf: HashMap<String, f64> =
+            df.into_iter().map(|(t, d)| (t.to_string(), (n / d as f64).ln().max(0.0))).collect();
+        let norms = terms.iter().map(|s| s.iter().map(|t| idf.get(t).map_or(0.0, |w| w * w)).sum::<f64>().sqrt()).collect();
+        Profiles { terms, idf, norms }
+    }
+
+    /// Cosine of IDF-weighted term sets between the answer and each entry.
+    fn scores(&self, answer_terms: &HashSet<String>) -> Vec<f64> {
+        let weights: Vec<(&String, f64)> =
+            answer_terms.iter().filter_map(|t| self.idf.get(t).map(|w| (t, *w))).collect();
+        let a_norm = weights.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
+        self.terms
+            .iter()
+            .zip(&self.norms)
+            .map(|(set, n)| {
+                if a_norm <= 0.0 || *n <= 0.0 {
+                    return 0.0;
+                }
+                weights.iter().filter(|(t, _)| set.contains(*t)).map(|(_, w)| w * w).sum::<f64>() / (a_norm * n)
+            })
+            .collect()
+    }
+}
+
+/// The reference's standing in `scores` (one per entry).
+pub fn standing(scores: &[f64], target: usize) -> Option<Standing> {
+    let mine = *scores.get(target)?;
+    let others: Vec<f64> = scores.iter().enumerate().filter(|(i, _)| *i != target).map(|(_, s)| *s).collect();
+    if others.is_empty() {
+        return None;
+    }
+    let (mean, sd) = mean_sd(&others);
+    let rank = 1 + others.iter().filter(|s| **s > mine).count();
+    Some(Standing { rank, z: if sd > 0.0 { (mine - mean) / sd } else { 0.0 } })
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
+/// Per-entry key-point bands, computed on first use.
+#[derive(Default)]
+pub struct BandCache(Mutex<HashMap<usize, Vec<Band>>>);
+
+impl KbSearch {
+    /// The evidence for `answer` given to `question`, against the reference entry if there is one.
+    pub fn evidence(&self, question: &str, answer: &str, reference: Option<usize>) -> Result<Evidence, KbError> {
+        let mut ev = Evidence::default();
+        if answer.trim().is_empty() {
+            return Ok(ev);
+        }
+        if let Some(r) = reference {
+            let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
+            ev.lexical = standing(&profiles.scores(&term_set(answer)), r);
+        }
+        let Some(v) = &self.vectors else { return Ok(ev) };
+        let matrix = v.answer_matrix(&self.kb)?;
+        let sentences = analysis_sentences(answer);
+        let mut texts: Vec<&str> = vec![answer];
+        texts.extend(sentences.iter().copied());
+        let vecs = v.passages(&texts)?;
+        let whole = &vecs[0];
+        let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
+
+        let q = v.query_vector(question)?;
+        let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
+        let (mean, sd) = mean_sd(&fit);
+        if sd > 0.0 {
+            ev.question_fit = Some((dot(&q, whole) as f64 - mean) / sd);
+        }
+        let Some(r) = reference else { return Ok(ev) };
+        let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
+        for (i, e) in &matrix.experts {
+            per_entry[*i] = per_entry[*i].max(dot(whole, e) as f64);
+        }
+        ev.vector = standing(&per_entry, r);
+
+        let side = v.answer_side(&self.kb, r)?;
+        let best = |set: &[Vec<f32>], probe: &[f32]| set.iter().map(|x| dot(x, probe)).fold(f32::MIN, f32::max);
+        ev.expert = Some(best(&side.expert, whole) as f64);
+        ev.novice = Some(best(&side.novice, whole) as f64);
+        let bands = self.bands(r, &side.key_points, &matrix)?;
+        ev.key_points = side
+            .key_points
+            .iter()
+            .zip(&bands)
+            .map(|(kp, band)| {
+                let sim = parts.iter().map(|s| best(kp, s)).fold(f32::MIN, f32::max);
+                let width = (band.own - band.unrelated).max(MIN_BAND);
+                (((sim - band.unrelated) / width) as f64).clamp(0.0, 1.0)
+            })
+            .collect();
+        Ok(ev)
+    }
+
+    fn bands(
+        &self,
+        entry: usize,
+        key_points: &[Vec<Vec<f32>>],
+        matrix: &super::vectors::AnswerMatrix,
+    ) -> Result<Vec<Band>, KbError> {
+        if let Some(b) = self.bands.0.lock().ok().and_then(|m| m.get(&entry).cloned()) {
+            return Ok(b);
+        }
+        let dim = &self.kb.entries[entry].dimension;
+        let bands: Vec<Band> = key_points
+            .iter()
+            .map(|kp| {
+                let best = |s: &[f32]| kp.iter().map(|x| dot(x, s)).fold(f32::MIN, f32::max);
+                let mut unrelated: Vec<f32> = matrix
+                    .sentences
+                    .iter()
+                    .filter(|(i, _)| &self.kb.entries[*i].dimension != dim)
+                    .map(|(_, s)| best(s))
+                    .collect();
+                unrelated.sort_by(f32::total_cmp);
+                let at = ((unrelated.len() as f64 * UNRELATED_QUANTILE) as usize).min(unrelated.len().saturating_sub(1));
+                let own = matrix
+                    .sentences
+                    .iter()
+                    .filter(|(i, _)| *i == entry)
+                    .map(|(_, s)| best(s))
+                    .fold(f32::MIN, f32::max);
+                Band { unrelated: unrelated.get(at).copied().unwrap_or(1.0), own }
+            })
+            .collect();
+        if let Ok(mut m) = self.bands.0.lock() {
+            m.insert(entry, bands.clone());
+        }
+        Ok(bands)
+    }
+}

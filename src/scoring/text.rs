@@ -1,0 +1,177 @@
+//! Every line the analyzer writes, in the interview's language: an English report carries no
+//! Chinese the analyzer produced, a Chinese one no English labels.
+
+use crate::kb::Lang;
+
+/// The calibrated scale (README, every report): 85-100 expert level, 70-84 solid, 50-69 partial,
+/// 25-49 weak, 0-24 off-topic or no answer.
+pub const BANDS: &[(u32, &str, &str)] = &[
+    (85, "专家水平", "expert level"),
+    (70, "扎实", "solid"),
+    (50, "部分达标", "partial"),
+    (25, "薄弱", "weak"),
+    (0, "离题或未作答", "off-topic or no answer"),
+];
+
+pub fn band(score: u32, lang: Lang) -> &'static str {
+    let b = BANDS.iter().find(|(min, _, _)| score >= *min).unwrap_or(&BANDS[BANDS.len() - 1]);
+    if lang == Lang::Zh {
+        b.1
+    } else {
+        b.2
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Texts(pub Lang);
+
+impl Texts {
+    fn zh(&self) -> bool {
+        self.0 == Lang::Zh
+    }
+
+    fn t(&self, zh: String, en: String) -> String {
+        if self.zh() {
+            zh
+        } else {
+            en
+        }
+    }
+
+    pub fn sep(&self) -> &'static str {
+        if self.zh() {
+            "；"
+        } else {
+            "; "
+        }
+    }
+
+    pub fn covers(&self, covered: usize, total: usize, missing: &[String]) -> String {
+        if missing.is_empty() {
+            return self.t(format!("覆盖全部 {total} 个要点"), format!("covers all {total} key points"));
+        }
+        self.t(
+            format!("覆盖 {covered}/{total} 个要点；缺少：{}", missing.join("；")),
+            format!("covers {covered} of {total} key points; missing: {}", missing.join("; ")),
+        )
+    }
+
+    pub fn star_missing(&self, parts: &[String]) -> String {
+        self.t(format!("STAR 结构缺少：{}", parts.join("、")), format!("STAR structure lacks: {}", parts.join(", ")))
+    }
+
+    pub fn no_reference(&self, structure: usize) -> String {
+        self.t(
+            format!("知识库中没有找到相关参考，按结构评估：{structure} 处分点/顺序表述"),
+            format!("no reference found in the knowledge base; judged on structure: {structure} enumeration markers"),
+        )
+    }
+
+    pub fn accuracy(&self, closer_to_expert: bool, mistakes: usize) -> String {
+        self.t(
+            format!("内容更接近{}答案；{mistakes} 处常见误区", if closer_to_expert { "专家" } else { "新手" }),
+            format!(
+                "closer to the {} answer; {mistakes} known misconception(s)",
+                if closer_to_expert { "expert" } else { "novice" }
+            ),
+        )
+    }
+
+    pub fn accuracy_unassessed(&self) -> String {
+        self.t("没有参考答案可对照，准确性未评估".into(), "no reference to check against; accuracy not assessed".into())
+    }
+
+    pub fn depth(&self, reasoning: usize, terms: usize, trade_offs: usize) -> String {
+        self.t(
+            format!("{reasoning} 处因果/机制解释，{terms} 个专业术语，{trade_offs} 处取舍"),
+            format!("{reasoning} explanations of cause or mechanism, {terms} domain terms, {trade_offs} trade-offs"),
+        )
+    }
+
+    pub fn practicality(&self, numbers: usize, experience: usize, trade_offs: usize, examples: usize) -> String {
+        self.t(
+            format!("{numbers} 处数字，{experience} 处亲身经验，{trade_offs} 处取舍，{examples} 处举例"),
+            format!("{numbers} numbers, {experience} first-hand experience cues, {trade_offs} trade-offs, {examples} examples"),
+        )
+    }
+
+    pub fn makes_point(&self, p: &str) -> String {
+        self.t(format!("讲到了要点：{p}"), format!("makes the key point: {p}"))
+    }
+
+    pub fn not_answered(&self) -> String {
+        self.t("回答没有针对这个问题".into(), "the answer does not address this question".into())
+    }
+
+    pub fn gives_up(&self) -> String {
+        self.t("回答放弃了问题".into(), "the answer gives up on the question".into())
+    }
+
+    pub fn one_liner(&self) -> String {
+        self.t("回答只有一句话".into(), "the answer is a one-liner".into())
+    }
+
+    pub fn keyword_list(&self) -> String {
+        self.t("只罗列了术语，没有解释".into(), "a list of terms without explanation".into())
+    }
+
+    pub fn answer_the_question(&self, question: Option<&str>) -> String {
+        match question {
+            Some(q) => self.t(
+                format!("先正面回答被问到的问题（「{q}」），再展开相关内容。"),
+                format!("Answer the question that was asked (\"{q}\") before anything else."),
+            ),
+            None => self.t(
+                "先正面回答被问到的问题，再展开相关内容。".into(),
+                "Answer the question that was asked before anything else.".into(),
+            ),
+        }
+    }
+
+    pub fn expand(&self, first_missing: Option<&str>) -> String {
+        match first_missing {
+            Some(kp) => self.t(
+                format!("即使不确定，也先说出你知道的部分和你会如何排查，例如从「{kp}」讲起。"),
+                format!("Even when unsure, say what you do know and how you would find out; start from: {kp}."),
+            ),
+            None => self.t(
+                "展开回答：讲清机制、给出一个亲身经历的例子和数据。".into(),
+                "Expand the answer: explain the mechanism, give one first-hand example and a number.".into(),
+            ),
+        }
+    }
+
+    pub fn add_point(&self, kp: &str) -> String {
+        self.t(format!("补上要点「{kp}」"), format!("add the missing point: {kp}"))
+    }
+
+    pub fn correct(&self, m: &str) -> String {
+        self.t(format!("纠正误区：{m}"), format!("correct the misconception: {m}"))
+    }
+
+    pub fn add_star(&self, part: &str) -> String {
+        self.t(format!("讲清{part}"), format!("tell the {part}"))
+    }
+
+    pub fn add_number(&self) -> String {
+        self.t("用一个你项目里的数字支撑".into(), "back it with a number from your own work".into())
+    }
+
+    pub fn add_trade_off(&self) -> String {
+        self.t("说明方案的代价和取舍".into(), "say what the approach costs and what you traded off".into())
+    }
+
+    /// Parts joined into one sentence, or praise when there is nothing to add.
+    pub fn sentence(&self, parts: &[String]) -> String {
+        if parts.is_empty() {
+            return self.t("保持：结构清晰、有数据、有取舍。".into(), "Keep it up: structured, quantified, with trade-offs.".into());
+        }
+        let joined = parts.join(self.sep());
+        if self.zh() {
+            format!("{joined}。")
+        } else {
+            let mut c = joined.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str() + ".").unwrap_or_default()
+        }
+    }
+}
