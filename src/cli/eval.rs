@@ -20,7 +20,8 @@ pub fn run(
 ) -> Result<(), CliError> {
     let ctx = ToolContext::new(config);
     let kb = ctx.kb()?;
-    let r = eval::run(&kb, &EvalOptions { every, skip_retrieval: no_retrieval }).map_err(|e| CliError::from(anyhow!(e)))?;
+    let r =
+        eval::run(&kb, &EvalOptions { every, skip_retrieval: no_retrieval }).map_err(|e| CliError::from(anyhow!(e)))?;
     if let Some(path) = dump {
         let mut lines = String::new();
         for item in &r.items {

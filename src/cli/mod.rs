@@ -72,6 +72,9 @@ pub enum Command {
         /// Write the report here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Language of the report (default: the interview's; each question follows its own).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
     },
     /// Score one answer against the knowledge base's reference answers.
     Compare {
@@ -81,6 +84,9 @@ pub enum Command {
         answer: String,
         #[arg(long, value_enum, default_value = "md")]
         format: SplitFormat,
+        /// Language of the feedback (default: the question's).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
     },
     /// Build, search, count or validate the knowledge base.
     Kb {
@@ -149,6 +155,21 @@ pub enum ReportFormatArg {
     Md,
     Html,
     Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LangArg {
+    Zh,
+    En,
+}
+
+impl LangArg {
+    fn lang(self) -> crate::kb::Lang {
+        match self {
+            LangArg::Zh => crate::kb::Lang::Zh,
+            LangArg::En => crate::kb::Lang::En,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -232,8 +253,12 @@ fn init_logging(verbose: u8) {
 async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
     match command {
         Command::Split { file, format } => split(config, &file, format).await,
-        Command::Diagnose { file, format, out } => diagnose(config, &file, format, out.as_deref()).await,
-        Command::Compare { question, answer, format } => compare(config, &question, &answer, format).await,
+        Command::Diagnose { file, format, out, lang } => {
+            diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang)).await
+        }
+        Command::Compare { question, answer, format, lang } => {
+            compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
+        }
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { runs, no_large } => bench::run(config, runs, !no_large).await,
         Command::Models { action } => models(&config, action),
@@ -279,6 +304,7 @@ async fn diagnose(
     file: &Path,
     format: ReportFormatArg,
     out: Option<&Path>,
+    lang: Option<crate::kb::Lang>,
 ) -> Result<(), CliError> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if AUDIO_EXTENSIONS.contains(&ext.as_str()) {
@@ -294,7 +320,7 @@ async fn diagnose(
         ReportFormatArg::Json => ReportFormat::Json,
     };
     let (report, rendered) =
-        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format).await.map_err(|e| {
+        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang).await.map_err(|e| {
             let mut err = CliError::from(e);
             err.error = err.error.context(format!("cannot diagnose {}", file.display()));
             err
@@ -320,12 +346,18 @@ async fn diagnose(
     }
 }
 
-async fn compare(config: Arc<Config>, question: &str, answer: &str, format: SplitFormat) -> Result<(), CliError> {
+async fn compare(
+    config: Arc<Config>,
+    question: &str,
+    answer: &str,
+    format: SplitFormat,
+    lang: Option<crate::kb::Lang>,
+) -> Result<(), CliError> {
     if question.trim().is_empty() || answer.trim().is_empty() {
         return Err(CliError::input(anyhow!("--question and --answer must not be empty")));
     }
     let ctx = ToolContext::new(config);
-    let c = compare_expert::run(&ctx, question, answer).await?;
+    let c = compare_expert::run(&ctx, question, answer, lang).await?;
     let out = match format {
         SplitFormat::Json => serde_json::to_string_pretty(&c).context("cannot encode the result")? + "\n",
         SplitFormat::Md => {

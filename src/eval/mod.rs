@@ -75,6 +75,7 @@ pub struct Item {
     pub test: bool,
     pub k: usize,
     pub evidence: serde_json::Value,
+    pub raw: f64,
     pub content: ContentScore,
 }
 
@@ -108,12 +109,15 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
             label: None,
             k: c.k,
             evidence,
+            raw: content.raw,
             content,
         });
     }
     let mut found = Vec::new();
     for (name, text) in GRADED {
-        for g in graded::parse(text, name).map_err(|m| KbError::Invalid(vec![crate::kb::Problem::new(name.to_string(), None, &m)]))? {
+        for g in graded::parse(text, name)
+            .map_err(|m| KbError::Invalid(vec![crate::kb::Problem::new(name.to_string(), None, &m)]))?
+        {
             let reference = s.references_for(&g.question)?.first().and_then(|h| s.position(&h.id));
             found.push(reference.is_some_and(|r| s.kb.entries[r].id == g.entry));
             let lang = if g.lang == "en" { Lang::En } else { Lang::Zh };
@@ -126,6 +130,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
                 lang: g.lang,
                 label: Some(g.label),
                 k: 0,
+                raw: content.raw,
                 content,
             });
         }

@@ -70,7 +70,8 @@ impl Profiles {
             .entries
             .iter()
             .map(|e| {
-                let mut text = format!("{}\n{}\n{}\n{}", e.question, e.question_en, e.expert_answer, e.expert_answer_en);
+                let mut text =
+                    format!("{}\n{}\n{}\n{}", e.question, e.question_en, e.expert_answer, e.expert_answer_en);
                 for k in &e.key_points {
                     text.push('\n');
                     text.push_str(&k.point);
@@ -93,7 +94,8 @@ impl Profiles {
         }
         let idf: HashMap<String, f64> =
             df.into_iter().map(|(t, d)| (t.to_string(), (n / d as f64).ln().max(0.0))).collect();
-        let norms = terms.iter().map(|s| s.iter().map(|t| idf.get(t).map_or(0.0, |w| w * w)).sum::<f64>().sqrt()).collect();
+        let norms =
+            terms.iter().map(|s| s.iter().map(|t| idf.get(t).map_or(0.0, |w| w * w)).sum::<f64>().sqrt()).collect();
         Profiles { terms, idf, norms }
     }
 
@@ -210,13 +212,10 @@ impl KbSearch {
                     .map(|(_, s)| best(s))
                     .collect();
                 unrelated.sort_by(f32::total_cmp);
-                let at = ((unrelated.len() as f64 * UNRELATED_QUANTILE) as usize).min(unrelated.len().saturating_sub(1));
-                let own = matrix
-                    .sentences
-                    .iter()
-                    .filter(|(i, _)| *i == entry)
-                    .map(|(_, s)| best(s))
-                    .fold(f32::MIN, f32::max);
+                let at =
+                    ((unrelated.len() as f64 * UNRELATED_QUANTILE) as usize).min(unrelated.len().saturating_sub(1));
+                let own =
+                    matrix.sentences.iter().filter(|(i, _)| *i == entry).map(|(_, s)| best(s)).fold(f32::MIN, f32::max);
                 Band { unrelated: unrelated.get(at).copied().unwrap_or(1.0), own }
             })
             .collect();

@@ -281,7 +281,8 @@ impl KbVectors {
             let vecs = self.embedder.cached(&mut store, &texts)?;
             Ok(items.iter().map(|(i, _)| *i).zip(vecs).collect())
         };
-        let m = std::sync::Arc::new(AnswerMatrix { experts: embed(&expert_texts)?, sentences: embed(&sentence_texts)? });
+        let m =
+            std::sync::Arc::new(AnswerMatrix { experts: embed(&expert_texts)?, sentences: embed(&sentence_texts)? });
         *slot = Some(m.clone());
         Ok(m)
     }

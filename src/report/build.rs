@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{ImprovementPlan, QuestionReport, Summary};
-use crate::kb::KnowledgeBase;
+use crate::kb::{KnowledgeBase, Lang};
 
 /// A question at or above this is a strength, below `WEAK` a weakness.
 const STRONG: u32 = 75;
@@ -153,8 +153,10 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
             continue;
         }
         let Some(e) = kb.get(&r.id) else { continue };
+        let lang = if zh { Lang::Zh } else { Lang::En };
         if short_term.len() < MAX_ITEMS {
-            let follow = e.follow_ups.iter().take(2).cloned().collect::<Vec<_>>().join(if zh { "；" } else { "; " });
+            let follow =
+                e.follow_ups_in(lang).iter().take(2).cloned().collect::<Vec<_>>().join(if zh { "；" } else { "; " });
             short_term.push(if zh {
                 format!("复习「{}」（{}）并练习追问：{}", e.question, e.id, follow)
             } else {
@@ -163,9 +165,9 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
         }
         if long_term.len() < 3 {
             long_term.push(if zh {
-                format!("{}：{}", e.id, short(&e.gap_analysis, 120))
+                format!("{}：{}", e.id, short(e.gap_in(lang), 120))
             } else {
-                format!("{}: {}", e.id, short(&e.gap_analysis, 160))
+                format!("{}: {}", e.id, short(e.gap_in(lang), 160))
             });
         }
     }

@@ -86,6 +86,10 @@ pub struct Comparison {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Meta {
     pub generated_at: String,
+    /// The language the report's headings and summary speak: the candidate's majority language,
+    /// or `--lang`. Each question's feedback follows that question's language.
+    #[serde(default)]
+    pub lang: String,
     pub analyzer: String,
     pub kb_entries: usize,
     pub elapsed_ms: u64,

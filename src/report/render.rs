@@ -59,6 +59,15 @@ struct Labels {
     no_reference: &'static str,
     speakers: &'static str,
     generated: &'static str,
+    turns: &'static str,
+    kb_entries: &'static str,
+    band: &'static str,
+    relevance: &'static str,
+    star_missing: &'static str,
+    interviewer: &'static str,
+    candidate: &'static str,
+    unknown: &'static str,
+    scale: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -88,6 +97,15 @@ const EN: Labels = Labels {
     no_reference: "no relevant reference in the knowledge base",
     speakers: "Speakers",
     generated: "Generated",
+    turns: "turns",
+    kb_entries: "knowledge-base entries",
+    band: "Band",
+    relevance: "Relevance",
+    star_missing: "STAR parts missing",
+    interviewer: "interviewer",
+    candidate: "candidate",
+    unknown: "unknown",
+    scale: "Scale: 85-100 expert level, 70-84 solid, 50-69 partial, 25-49 weak, 0-24 off-topic or no answer.",
 };
 
 const ZH: Labels = Labels {
@@ -117,10 +135,25 @@ const ZH: Labels = Labels {
     no_reference: "知识库中没有相关参考",
     speakers: "说话人",
     generated: "生成于",
+    turns: "轮发言",
+    kb_entries: "条知识库条目",
+    band: "档位",
+    relevance: "切题度",
+    star_missing: "STAR 缺失部分",
+    interviewer: "面试官",
+    candidate: "候选人",
+    unknown: "未知",
+    scale: "分档：85-100 专家水平，70-84 扎实，50-69 部分达标，25-49 薄弱，0-24 离题或未作答。",
 };
 
 /// Render the report. `templates_dir` is where user overrides may live.
-pub fn render(report: &Report, format: OutputFormat, templates_dir: &Path) -> Result<String, RenderError> {
+/// `dimension_names` maps a dimension id to its name in the report's language.
+pub fn render(
+    report: &Report,
+    format: OutputFormat,
+    templates_dir: &Path,
+    dimension_names: &std::collections::BTreeMap<String, String>,
+) -> Result<String, RenderError> {
     let name = match format {
         OutputFormat::Json => {
             return serde_json::to_string_pretty(report).map(|s| s + "\n").map_err(|e| RenderError::Json(e.to_string()))
@@ -143,8 +176,12 @@ pub fn render(report: &Report, format: OutputFormat, templates_dir: &Path) -> Re
     };
     env.add_template_owned(name, source).map_err(|e| fail(format!("{e:#}")))?;
     let tmpl = env.get_template(name).map_err(|e| fail(format!("{e:#}")))?;
-    let zh = report.source.language == "zh";
+    let zh = report.meta.lang == "zh";
     let labels = if zh { &ZH } else { &EN };
+    let roles: std::collections::BTreeMap<&str, &str> =
+        [("interviewer", labels.interviewer), ("candidate", labels.candidate), ("unknown", labels.unknown)]
+            .into_iter()
+            .collect();
     let bars: Vec<(String, u32)> =
         report.questions.iter().map(|q| (format!("Q{}", q.pair.index), q.content.overall)).collect();
     let facet = |f: fn(&super::model::QuestionReport) -> u32| mean(report.questions.iter().map(f));
@@ -157,6 +194,8 @@ pub fn render(report: &Report, format: OutputFormat, templates_dir: &Path) -> Re
     tmpl.render(context! {
         report => report,
         l => labels,
+        roles => roles,
+        dims => dimension_names,
         bars_svg => charts::bars(&bars),
         radar_svg => charts::radar(&radar),
         facets => radar,

@@ -51,6 +51,10 @@ pub struct ContentScore {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub star_missing: Vec<String>,
     pub analyzer: String,
+    /// The weighted score before calibration and caps (for fitting; not in reports).
+    #[serde(skip_serializing, default)]
+    #[schemars(skip)]
+    pub raw: f64,
 }
 
 /// What the analyzer is given.
@@ -83,18 +87,23 @@ const MISTAKE_PENALTY: f64 = 25.0;
 /// two or more misconceptions stated; an answer to another question (at most 25, lower the surer).
 const CAP_NON_ANSWER: u32 = 10;
 const CAP_ONE_LINER: u32 = 40;
+/// Below this many units ("It depends.", "就是存起来。") there is nothing to judge: capped like a
+/// non-answer (plus 5).
+const FRAGMENT_UNITS: f64 = 10.0;
 const CAP_KEYWORD_LIST: u32 = 30;
 const CAP_ONE_MISTAKE: u32 = 60;
 const CAP_MISTAKES: u32 = 45;
 const CAP_IRRELEVANT: f64 = 25.0;
-/// Below this share of function words an answer reads as a list of terms, not an explanation
-/// (prose is 0.3-0.5, see `prose_share`).
-const LIST_PROSE_SHARE: f64 = 0.12;
-/// Raw weighted score -> calibrated scale, piecewise linear between these anchors. Fitted on the
-/// fitting half of `data/eval/graded_*.jsonl` (medians of raw scores per label mapped to the band
-/// centres: excellent 90, good 77, partial 60, weak 37, off-topic 12); `ivd eval` reports the test
-/// half.
-const CALIBRATION: &[(f64, f64)] = &[(0.0, 0.0), (20.0, 12.0), (35.0, 37.0), (50.0, 60.0), (62.0, 77.0), (75.0, 90.0), (100.0, 100.0)];
+/// Raw weighted score -> calibrated scale, piecewise linear between these anchors. Chosen on the
+/// fitting half of `data/eval/graded_*.jsonl` (raw medians per label there: weak 33, partial 39,
+/// good 67, excellent 87) to put each label in its band (excellent 85-100, good 70-84, partial
+/// 50-69, weak 25-49); of four candidate curves this one put the most fitting answers in their band.
+/// `ivd eval` reports the test half.
+const CALIBRATION: &[(f64, f64)] =
+    &[(0.0, 0.0), (20.0, 25.0), (32.0, 40.0), (45.0, 62.0), (66.0, 77.0), (85.0, 92.0), (100.0, 100.0)];
+/// The scale reserves 0-24 for off-topic answers and non-answers: an on-topic attempt, however
+/// weak, is at least "weak".
+const FLOOR_ON_TOPIC: u32 = 25;
 
 pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let tx = Texts(inp.lang);
@@ -103,8 +112,9 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let signals = Signals::read(inp.answer, &normalized);
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
     let relevant = relevance.is_none_or(|p| p >= super::relevance::RELEVANT_MIN);
-    let behavioral = inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
-    let list_like = prose_share(inp.answer) < LIST_PROSE_SHARE && u >= ONE_LINER_UNITS;
+    let behavioral =
+        inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
+    let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
 
     let mut out = match inp.reference {
         Some(e) => with_reference(inp, e, &normalized, &signals, behavioral, list_like),
@@ -127,12 +137,18 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     if non_answer {
         overall = overall.min(CAP_NON_ANSWER);
         notes.push(tx.gives_up());
+    } else if u < FRAGMENT_UNITS {
+        overall = overall.min(CAP_NON_ANSWER + 5);
+        notes.push(tx.one_liner());
     } else if u < ONE_LINER_UNITS {
         overall = overall.min(CAP_ONE_LINER);
         notes.push(tx.one_liner());
     } else if list_like {
         overall = overall.min(CAP_KEYWORD_LIST);
         notes.push(tx.keyword_list());
+    }
+    if relevant && !non_answer && u >= ONE_LINER_UNITS {
+        overall = overall.max(FLOOR_ON_TOPIC);
     }
     match out.inaccuracies.len() {
         0 => {}
@@ -145,6 +161,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     }
     out.improvement = improvement(&out, &signals, tx, relevant, non_answer || u < ONE_LINER_UNITS, inp.reference);
     out.overall = overall;
+    out.raw = raw;
     out.band = band(overall, inp.lang).to_string();
     out.relevant = relevant;
     out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
@@ -208,7 +225,7 @@ fn with_reference(
         }
         total += level;
         let shown = kp.point_in(inp.lang).to_string();
-        if level >= 0.75 {
+        if level >= 0.6 {
             covered.push(shown);
         } else {
             missing.push(shown);
@@ -257,6 +274,7 @@ fn with_reference(
         improvement: String::new(),
         star_missing: star.map(|s| s.missing).unwrap_or_default(),
         analyzer: "rubric".into(),
+        raw: 0.0,
     }
 }
 
@@ -287,6 +305,7 @@ fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) 
         improvement: String::new(),
         star_missing: star.map(|s| s.missing).unwrap_or_default(),
         analyzer: "rubric".into(),
+        raw: 0.0,
     }
 }
 

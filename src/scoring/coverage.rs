@@ -12,6 +12,9 @@ use crate::kb::KeyPoint;
 /// best sentence reaches; a paraphrase lands partway.
 pub const SEMANTIC_FULL: f64 = 0.7;
 
+/// Level of a key point of which one distinctive keyword (of two needed) occurs.
+const SINGLE_KEYWORD: f64 = 0.6;
+
 /// How far one key point is made: 0, partly, or 1.
 pub fn key_point_level(kp: &KeyPoint, normalized: &str, stems: &HashSet<String>, semantic: Option<f64>) -> f64 {
     let keywords: Vec<&String> = kp.all_keywords().filter(|k| !k.trim().is_empty()).collect();
@@ -20,7 +23,7 @@ pub fn key_point_level(kp: &KeyPoint, normalized: &str, stems: &HashSet<String>,
     let lexical = if hits >= need {
         1.0
     } else if hits > 0 {
-        0.5
+        SINGLE_KEYWORD
     } else {
         0.0
     };
@@ -33,6 +36,12 @@ pub fn key_point_level(kp: &KeyPoint, normalized: &str, stems: &HashSet<String>,
 fn keyword_hit(keyword: &str, normalized: &str, stems: &HashSet<String>) -> bool {
     let k = keyword.to_lowercase();
     if normalized.contains(&k) {
+        return true;
+    }
+    // "json schema" / "jsonschema" / "json-schema", "tool_choice" / "tool choice".
+    let squeeze = |t: &str| t.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect::<String>();
+    let sk = squeeze(&k);
+    if sk.chars().count() >= 4 && squeeze(normalized).contains(&sk) {
         return true;
     }
     if !k.is_ascii() {

@@ -8,18 +8,21 @@
 
 use crate::kb::evidence::Evidence;
 
-/// Logistic weights, by vectors (with the embedding model) and by words alone (without it).
+/// Logistic weights, by vectors (with the embedding model) and by words alone (without it),
+/// fitted by logistic regression (`ivd eval --dump`) on the fitting half: graded answers (off-topic
+/// ones negative, give-ups left out), other-language expert and novice answers (positive), swapped
+/// answers (negative). Held-out accuracy on the test half: 0.917 with vectors, 0.911 words only.
 /// z-scores are clipped to +-`Z_CLIP` so that one extreme signal cannot outvote the others.
 const Z_CLIP: f64 = 6.0;
-const W_VECTOR_Z: f64 = 0.55;
-const W_VECTOR_TOP3: f64 = 1.2;
-const W_LEXICAL_Z: f64 = 0.35;
-const W_QUESTION_FIT: f64 = 0.45;
-const BIAS_WITH_VECTORS: f64 = -2.6;
-const W_LEXICAL_Z_ONLY: f64 = 0.8;
-const W_LEXICAL_TOP3_ONLY: f64 = 1.0;
-const BIAS_WORDS_ONLY: f64 = -2.0;
-/// Without a reference, only the fit to the question is known.
+const W_VECTOR_Z: f64 = 0.61;
+const W_VECTOR_TOP3: f64 = 0.335;
+const W_LEXICAL_Z: f64 = 1.13;
+const W_QUESTION_FIT: f64 = 0.583;
+const BIAS_WITH_VECTORS: f64 = -3.543;
+const W_LEXICAL_Z_ONLY: f64 = 1.581;
+const W_LEXICAL_TOP3_ONLY: f64 = 0.0;
+const BIAS_WORDS_ONLY: f64 = -2.083;
+/// Without a reference, only the fit to the question is known (not fitted: few such answers).
 const W_FIT_NO_REFERENCE: f64 = 1.1;
 const BIAS_NO_REFERENCE: f64 = -0.8;
 /// Below this probability the answer is judged not to address the question.

@@ -209,8 +209,10 @@ const EN_NUMBERS: &[(&str, &str)] = &[
 ];
 
 /// Measure words after which a Chinese numeral is a quantity, not the article 一 ("a").
-const ZH_UNITS: &[char] =
-    &['倍', '秒', '次', '分', '小', '天', '周', '轮', '步', '层', '条', '个', '万', '亿', '成', '毫', '%', '人', '名', '月', '年'];
+const ZH_UNITS: &[char] = &[
+    '倍', '秒', '次', '分', '小', '天', '周', '轮', '步', '层', '条', '个', '万', '亿', '成', '毫', '%', '人', '名',
+    '月', '年',
+];
 
 fn zh_digit(c: char) -> Option<u64> {
     "零一二三四五六七八九".chars().position(|d| d == c).map(|p| p as u64).or(if c == '两' { Some(2) } else { None })
@@ -351,18 +353,21 @@ pub fn refutes(sentence_lower: &str) -> bool {
 
 /// Function words: prose has them, a bare list of keywords does not.
 const FUNCTION_WORDS_EN: &[&str] = &[
-    "the", "a", "an", "is", "are", "was", "to", "of", "and", "in", "it", "that", "for", "on", "with", "we", "i",
-    "you", "this", "so", "be", "by", "as", "or", "if", "then", "when", "which", "because", "can", "will", "do",
-    "not", "but", "from", "into", "they", "its", "each", "what", "how", "our", "my", "has", "have",
+    "the", "a", "an", "is", "are", "was", "to", "of", "and", "in", "it", "that", "for", "on", "with", "we", "i", "you",
+    "this", "so", "be", "by", "as", "or", "if", "then", "when", "which", "because", "can", "will", "do", "not", "but",
+    "from", "into", "they", "its", "each", "what", "how", "our", "my", "has", "have",
 ];
-const FUNCTION_CHARS_ZH: &[char] =
-    &['的', '是', '在', '了', '会', '把', '就', '要', '和', '也', '而', '让', '用', '对', '我', '们', '这', '有', '被', '给', '做', '能', '再', '去', '它', '所', '以'];
+const FUNCTION_CHARS_ZH: &[char] = &[
+    '的', '是', '在', '了', '会', '把', '就', '要', '和', '也', '而', '让', '用', '对', '我', '们', '这', '有', '被',
+    '给', '做', '能', '再', '去', '它', '所', '以',
+];
 
 /// Share of the answer's words (English) or characters (Chinese) that are function words: about
 /// 0.35-0.5 in English prose and 0.15-0.25 in Chinese, near zero in a list of terms.
 pub fn prose_share(text: &str) -> f64 {
     let lower = text.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| !w.is_empty()).collect();
     let en_fn = words.iter().filter(|w| FUNCTION_WORDS_EN.contains(w)).count();
     let cjk: Vec<char> = lower.chars().filter(|c| crate::transcript::lang::is_cjk(*c)).collect();
     let zh_fn = cjk.iter().filter(|c| FUNCTION_CHARS_ZH.contains(c)).count();
@@ -374,3 +379,17 @@ pub fn prose_share(text: &str) -> f64 {
     }
     ((en_fn as f64 + zh_scaled) / total as f64).min(1.0)
 }
+
+/// Whether the text is a list of terms: many short comma-separated pieces (about three words or
+/// six characters each), or almost no function words.
+pub fn is_term_list(text: &str) -> bool {
+    let pieces: Vec<f64> =
+        text.split([',', '、', '，', ';', '；', '\n', '/', '|']).map(units).filter(|u| *u > 0.0).collect();
+    let short_pieces = pieces.len() >= 5 && pieces.iter().sum::<f64>() / pieces.len() as f64 <= TERM_PIECE_UNITS;
+    short_pieces || prose_share(text) < LIST_PROSE_SHARE
+}
+
+/// Mean length (units) of the comma-separated pieces of a term list.
+const TERM_PIECE_UNITS: f64 = 6.0;
+/// Below this share of function words a text reads as terms, not explanation (prose: 0.3-0.5).
+const LIST_PROSE_SHARE: f64 = 0.12;

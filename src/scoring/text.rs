@@ -164,7 +164,10 @@ impl Texts {
     /// Parts joined into one sentence, or praise when there is nothing to add.
     pub fn sentence(&self, parts: &[String]) -> String {
         if parts.is_empty() {
-            return self.t("保持：结构清晰、有数据、有取舍。".into(), "Keep it up: structured, quantified, with trade-offs.".into());
+            return self.t(
+                "保持：结构清晰、有数据、有取舍。".into(),
+                "Keep it up: structured, quantified, with trade-offs.".into(),
+            );
         }
         let joined = parts.join(self.sep());
         if self.zh() {

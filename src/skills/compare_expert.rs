@@ -19,11 +19,21 @@ pub struct Comparison {
     pub references: Vec<SearchHit>,
 }
 
-pub async fn run(ctx: &ToolContext, question: &str, answer: &str) -> Result<Comparison, ToolError> {
+pub async fn run(
+    ctx: &ToolContext,
+    question: &str,
+    answer: &str,
+    lang: Option<crate::kb::Lang>,
+) -> Result<Comparison, ToolError> {
     let started = Instant::now();
     let result = call(
         &AnalyzeContent,
-        AnalyzeContentArgs { question: question.into(), answer: answer.into(), reference_id: None, lang: None },
+        AnalyzeContentArgs {
+            question: question.into(),
+            answer: answer.into(),
+            reference_id: None,
+            lang: lang.map(|l| super::diagnose_transcript::lang_code(l).to_string()),
+        },
         ctx,
     )
     .await

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use crate::kb::search::{references, REFERENCE_CANDIDATES};
+use crate::kb::Lang;
 use crate::report::model::{QuestionReport, Reference, Report, SourceInfo};
 use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
 use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
@@ -18,9 +19,10 @@ pub async fn run(
     path: &str,
     shown_path: &str,
     format: ReportFormat,
+    lang: Option<Lang>,
 ) -> Result<(Report, String), ToolError> {
     let started = Instant::now();
-    let result = steps(ctx, path, shown_path, format, started).await;
+    let result = steps(ctx, path, shown_path, format, lang, started).await;
     ctx.audit_call(
         "skill",
         NAME,
@@ -36,8 +38,10 @@ async fn steps(
     path: &str,
     shown_path: &str,
     format: ReportFormat,
+    lang: Option<Lang>,
     started: Instant,
 ) -> Result<(Report, String), ToolError> {
+    let kb = ctx.kb()?;
     let (split, transcript) = super::split_transcript::run(ctx, path).await?;
     let mut questions = Vec::with_capacity(split.pairs.len());
     for pair in &split.pairs {
@@ -54,16 +58,33 @@ async fn steps(
         .await?;
         let relevant = references(&found.hits);
         let best = relevant.first().map(|h| h.id.clone());
+        // Each question's feedback speaks that question's language (a mixed interview switches).
+        let q_lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&pair.question, &pair.answer));
         let analysis = call(
             &AnalyzeContent,
-            AnalyzeContentArgs { question: pair.question.clone(), answer: pair.answer.clone(), reference_id: best, lang: None },
+            AnalyzeContentArgs {
+                question: pair.question.clone(),
+                answer: pair.answer.clone(),
+                reference_id: best,
+                lang: Some(lang_code(q_lang).into()),
+            },
             ctx,
         )
         .await?;
+        let references = relevant
+            .iter()
+            .map(|h| {
+                let mut r = Reference::from(h);
+                if let Some(e) = kb.kb.get(&h.id) {
+                    r.question = e.question_in(q_lang).to_string();
+                }
+                r
+            })
+            .collect();
         questions.push(QuestionReport {
             pair: pair.clone(),
             dimension: relevant.first().map(|h| h.dimension.clone()),
-            references: relevant.iter().map(Reference::from).collect(),
+            references,
             content: analysis.content,
             speech: None,
         });
@@ -88,9 +109,17 @@ async fn steps(
             questions,
             format: Some(format),
             elapsed_ms: Some(started.elapsed().as_millis() as u64),
+            lang: lang.map(|l| lang_code(l).to_string()),
         },
         ctx,
     )
     .await?;
     Ok((out.report, out.rendered))
+}
+
+pub fn lang_code(l: Lang) -> &'static str {
+    match l {
+        Lang::Zh => "zh",
+        Lang::En => "en",
+    }
 }

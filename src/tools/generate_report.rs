@@ -31,6 +31,10 @@ pub struct GenerateReportArgs {
     /// Milliseconds spent so far, recorded in the report's meta.
     #[serde(default)]
     pub elapsed_ms: Option<u64>,
+    /// Language of the headings and summary, "zh" or "en"; the candidate's majority language when
+    /// omitted.
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -47,7 +51,10 @@ impl Tool for GenerateReport {
 
     async fn execute(&self, args: GenerateReportArgs, ctx: &ToolContext) -> Result<GenerateReportOutput, ToolError> {
         let kb = ctx.kb()?;
-        let zh = args.source.language == "zh";
+        let zh = match args.lang.as_deref() {
+            Some(l) => l == "zh",
+            None => majority_is_chinese(&args.questions).unwrap_or(args.source.language == "zh"),
+        };
         let summary = build::summary(&args.questions, &kb.kb, zh, None);
         let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
         let report = Report {
@@ -60,6 +67,7 @@ impl Tool for GenerateReport {
             compared_to_last: None,
             meta: Meta {
                 generated_at: crate::audit::now_rfc3339(),
+                lang: if zh { "zh" } else { "en" }.into(),
                 analyzer: "rubric".into(),
                 kb_entries: kb.kb.entries.len(),
                 elapsed_ms: args.elapsed_ms.unwrap_or(0),
@@ -70,9 +78,26 @@ impl Tool for GenerateReport {
             ReportFormat::Html => OutputFormat::Html,
             ReportFormat::Json => OutputFormat::Json,
         };
-        let rendered = render(&report, format, &ctx.config.home.join("templates")).map_err(|e| {
+        let dims = kb
+            .kb
+            .manifest
+            .dimensions
+            .iter()
+            .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
+            .collect();
+        let rendered = render(&report, format, &ctx.config.home.join("templates"), &dims).map_err(|e| {
             ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates")
         })?;
         Ok(GenerateReportOutput { report, rendered })
     }
+}
+
+/// Whether the candidate spoke mostly Chinese: Chinese characters against English words (one word
+/// weighing 1.5 characters, as in language detection) over every answer.
+fn majority_is_chinese(questions: &[QuestionReport]) -> Option<bool> {
+    let (cjk, words) = questions
+        .iter()
+        .map(|q| crate::transcript::lang::counts(&q.pair.answer))
+        .fold((0usize, 0usize), |(c, w), (c2, w2)| (c + c2, w + w2));
+    (cjk + words > 0).then(|| cjk as f64 >= words as f64 * 1.5)
 }
