@@ -145,3 +145,118 @@ fn recordings_and_non_interviews_are_handled() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["summary"]["total_questions"], 0);
 }
+
+fn has_cjk(s: &str) -> bool {
+    s.chars().any(|c| {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+    })
+}
+
+/// Everything the analyzer and the templates wrote for one question, without the quoted question
+/// and answer.
+fn produced_texts(q: &Value) -> Vec<String> {
+    let c = &q["content"];
+    let mut v: Vec<String> = ["completeness", "depth", "accuracy", "practicality"]
+        .iter()
+        .map(|k| c[k]["detail"].as_str().unwrap_or("").to_string())
+        .collect();
+    v.push(c["improvement"].as_str().unwrap_or("").into());
+    v.push(c["band"].as_str().unwrap_or("").into());
+    for key in ["key_missing", "inaccuracies", "strengths", "star_missing"] {
+        v.extend(c[key].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()));
+    }
+    v.extend(
+        q["references"].as_array().into_iter().flatten().map(|r| r["question"].as_str().unwrap_or("").to_string()),
+    );
+    v
+}
+
+/// English interviews get reports with no Chinese the analyzer or the templates produced; Chinese
+/// ones no English labels; mixed interviews follow each question's language. Every sample, every
+/// format.
+#[test]
+fn reports_speak_the_interview_language() {
+    let ivd = Ivd::new();
+    const EN_LABELS: &[&str] = &[
+        "Completeness",
+        "Strengths",
+        "Weaknesses",
+        "Improvement plan",
+        "interviewer",
+        "candidate",
+        "Overall",
+        "key points",
+        "expert level",
+        "off-topic",
+        "turns",
+        "Agent fundamentals",
+    ];
+    for f in sample_files() {
+        let path = f.to_str().unwrap();
+        let json = ivd.run(&["diagnose", path, "--format", "json"]);
+        assert!(json.status.success(), "{path}: {}", stderr(&json));
+        let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+        let lang = v["meta"]["lang"].as_str().unwrap().to_string();
+        // Per question: the analyzer's texts in the question's language.
+        for q in v["questions"].as_array().unwrap() {
+            let question = q["question"].as_str().unwrap();
+            let english_q = !has_cjk(question);
+            for t in produced_texts(q) {
+                if english_q && v["source"]["language"] != "zh" {
+                    assert!(!has_cjk(&t), "{path}: English question, Chinese feedback: {t}");
+                }
+            }
+        }
+        if lang == "en" {
+            for key in ["top_strengths", "top_weaknesses"] {
+                for t in v["summary"][key].as_array().unwrap() {
+                    assert!(!has_cjk(t.as_str().unwrap()), "{path}: {t}");
+                }
+            }
+        }
+        for format in ["md", "html"] {
+            let out = ivd.run(&["diagnose", path, "--format", format]);
+            assert!(out.status.success(), "{path} {format}: {}", stderr(&out));
+            let mut text = html_unescape(&String::from_utf8_lossy(&out.stdout));
+            // Quoted material is the candidate's and the interviewer's own words, and names.
+            for q in v["questions"].as_array().unwrap() {
+                for k in ["question", "answer"] {
+                    let quoted = q[k].as_str().unwrap();
+                    text = text.replace(quoted, "").replace(&quoted.replace('\n', "\n> "), "");
+                    for line in quoted.lines() {
+                        text = text.replace(line.trim(), "");
+                    }
+                }
+            }
+            for s in v["speakers"].as_array().unwrap() {
+                if let Some(n) = s["name"].as_str() {
+                    text = text.replace(n, "");
+                }
+            }
+            text = text.replace(v["source"]["path"].as_str().unwrap(), "");
+            let mixed = v["source"]["language"] == "mixed";
+            if lang == "en" && !mixed {
+                let bad: Vec<&str> = text.lines().filter(|l| has_cjk(l)).collect();
+                assert!(bad.is_empty(), "{path} {format}: Chinese in an English report:\n{}", bad.join("\n"));
+            }
+            if lang == "zh" && !mixed {
+                for label in EN_LABELS {
+                    assert!(!text.contains(label), "{path} {format}: English label {label:?} in a Chinese report");
+                }
+            }
+        }
+    }
+}
+
+/// `--lang` overrides the interview's language.
+#[test]
+fn lang_flag_overrides_the_report_language() {
+    let ivd = Ivd::new();
+    let f = samples().join("zh_agent_labeled.txt");
+    let out = ivd.run(&["diagnose", f.to_str().unwrap(), "--lang", "en"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Improvement plan") && text.contains("Completeness"), "{text}");
+}

@@ -129,7 +129,10 @@ const STRONG_WEAK: &[(&str, &str, &str)] = &[
 #[test]
 fn own_strong_answers_beat_own_weak_answers() {
     let home = tempfile::tempdir().unwrap();
-    let s = KbSearch::open(KnowledgeBase::shipped().unwrap(), home.path()).unwrap();
+    // With the model, as a provisioned machine runs it (words alone miss this English answer's
+    // entry among the several evaluation entries: see the closing note of the verdicts issue).
+    let s =
+        KbSearch::open_with_models(KnowledgeBase::shipped().unwrap(), home.path(), &crate::semantic::models()).unwrap();
     for (q, strong, weak) in STRONG_WEAK {
         let refs = s.references_for(q).unwrap();
         let entry = refs.first().and_then(|h| s.kb.get(&h.id));

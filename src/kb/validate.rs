@@ -149,4 +149,43 @@ fn check_entry(path: &str, e: &Entry, dims: &HashSet<&str>, out: &mut Vec<Proble
     if e.paraphrases.is_empty() {
         bad("paraphrases", "needs at least one paraphrase (English) so English questions find this entry".into());
     }
+    check_english(e, &mut bad);
+}
+
+/// An entry with any English field must have them all (the shipped base is bilingual); one with
+/// none is a single-language (Chinese) entry, which a user's base may be.
+fn check_english(e: &Entry, bad: &mut impl FnMut(&str, String)) {
+    let kp_en = e.key_points.iter().any(|k| !k.point_en.is_empty() || !k.keywords_en.is_empty());
+    let m_en = e.common_mistakes.iter().any(|m| !m.mistake_en.is_empty() || !m.signals_en.is_empty());
+    if !e.has_english() && e.gap_analysis_en.is_empty() && e.novice_answer_en.is_empty() && !kp_en && !m_en {
+        return;
+    }
+    for (field, value) in [
+        ("expert_answer_en", &e.expert_answer_en),
+        ("novice_answer_en", &e.novice_answer_en),
+        ("gap_analysis_en", &e.gap_analysis_en),
+    ] {
+        if value.trim().is_empty() {
+            bad(field, "is missing: an entry with an English side needs every English field".into());
+        }
+    }
+    if e.follow_ups_en.len() != e.follow_ups.len() {
+        bad("follow_ups_en", format!("has {} items for {} follow_ups", e.follow_ups_en.len(), e.follow_ups.len()));
+    }
+    for (i, kp) in e.key_points.iter().enumerate() {
+        if kp.point_en.trim().is_empty() || kp.keywords_en.iter().all(|k| k.trim().is_empty()) {
+            bad("key_points", format!("key point {} ({}) lacks point_en or keywords_en", i + 1, kp.point));
+        }
+    }
+    let expert = e.expert_answer_en.to_lowercase();
+    for (i, m) in e.common_mistakes.iter().enumerate() {
+        if m.mistake_en.trim().is_empty() || m.signals_en.is_empty() || m.correction_en.trim().is_empty() {
+            bad("common_mistakes", format!("mistake {} lacks mistake_en, signals_en or correction_en", i + 1));
+        }
+        for s in &m.signals_en {
+            if !s.trim().is_empty() && expert.contains(&s.to_lowercase()) {
+                bad("common_mistakes", format!("signal {s:?} occurs in expert_answer_en"));
+            }
+        }
+    }
 }

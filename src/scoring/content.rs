@@ -341,7 +341,7 @@ fn lexical_closeness(a: &std::collections::HashSet<String>, e: &Entry) -> f64 {
 /// refute it.
 fn misconceptions(answer: &str, e: &Entry, lang: Lang) -> Vec<String> {
     let sentences: Vec<String> =
-        crate::kb::vectors::analysis_sentences(answer).into_iter().map(|s| normalize_numbers(s)).collect();
+        crate::kb::vectors::analysis_sentences(answer).into_iter().map(normalize_numbers).collect();
     e.common_mistakes
         .iter()
         .filter(|m| {

@@ -20,7 +20,9 @@ const W_LEXICAL_Z: f64 = 1.13;
 const W_QUESTION_FIT: f64 = 0.583;
 const BIAS_WITH_VECTORS: f64 = -3.543;
 const W_LEXICAL_Z_ONLY: f64 = 1.581;
-const W_LEXICAL_TOP3_ONLY: f64 = 0.0;
+/// Words alone: a reference among the answer's two closest entries gets this much more (not
+/// fitted: the z-score alone misses answers to a topic several entries share, e.g. evaluation).
+const W_LEXICAL_TOP2_ONLY: f64 = 2.0;
 const BIAS_WORDS_ONLY: f64 = -2.083;
 /// Without a reference, only the fit to the question is known (not fitted: few such answers).
 const W_FIT_NO_REFERENCE: f64 = 1.1;
@@ -41,7 +43,10 @@ pub fn probability(ev: &Evidence, has_reference: bool) -> Option<f64> {
                 + W_LEXICAL_Z * lex.map_or(0.0, |l| clip(l.z))
                 + W_QUESTION_FIT * fit.map_or(0.0, clip)
         }
-        (true, None, Some(l), _) => BIAS_WORDS_ONLY + W_LEXICAL_Z_ONLY * clip(l.z) + W_LEXICAL_TOP3_ONLY * top3(l.rank),
+        (true, None, Some(l), _) => {
+            let top2 = if l.rank <= 2 { 1.0 } else { 0.0 };
+            BIAS_WORDS_ONLY + W_LEXICAL_Z_ONLY * clip(l.z) + W_LEXICAL_TOP2_ONLY * top2
+        }
         (false, _, _, Some(fit)) => BIAS_NO_REFERENCE + W_FIT_NO_REFERENCE * clip(fit),
         _ => return None,
     };

@@ -99,5 +99,5 @@ fn majority_is_chinese(questions: &[QuestionReport]) -> Option<bool> {
         .iter()
         .map(|q| crate::transcript::lang::counts(&q.pair.answer))
         .fold((0usize, 0usize), |(c, w), (c2, w2)| (c + c2, w + w2));
-    (cjk + words > 0).then(|| cjk as f64 >= words as f64 * 1.5)
+    (cjk + words > 0).then_some(cjk as f64 >= words as f64 * 1.5)
 }
