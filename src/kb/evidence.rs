@@ -160,11 +160,21 @@ impl KbSearch {
         let whole = &vecs[0];
         let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
 
-        let q = v.query_vector(question)?;
-        let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
-        let (mean, sd) = mean_sd(&fit);
-        if sd > 0.0 {
-            ev.question_fit = Some((dot(&q, whole) as f64 - mean) / sd);
+        // The question as asked and, with a reference, its canonical wording in both languages:
+        // query-to-passage cosines across languages are weak in this small model, so an English
+        // answer to a Chinese question is judged against the English wording too.
+        let mut asked: Vec<&str> = vec![question];
+        if let Some(e) = reference.and_then(|r| self.kb.entries.get(r)) {
+            asked.extend([e.question.as_str(), e.question_en.as_str()].into_iter().filter(|q| !q.trim().is_empty()));
+        }
+        for q in asked {
+            let q = v.query_vector(q)?;
+            let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
+            let (mean, sd) = mean_sd(&fit);
+            if sd > 0.0 {
+                let z = (dot(&q, whole) as f64 - mean) / sd;
+                ev.question_fit = Some(ev.question_fit.map_or(z, |f: f64| f.max(z)));
+            }
         }
         let Some(r) = reference else { return Ok(ev) };
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];

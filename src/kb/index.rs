@@ -18,7 +18,7 @@ use super::terms::{term_set, terms};
 use super::{Entry, KbError, KnowledgeBase, Source};
 
 /// Bump when the schema or the term function changes, so old indexes are not reused.
-const INDEX_VERSION: &str = "bm25-v5";
+const INDEX_VERSION: &str = "bm25-v6";
 const TOKENIZER: &str = "ivd_terms";
 /// Field weights: the question and its paraphrases say what an entry is about; key points and tags
 /// name its concepts; the expert answer mentions much else, so it counts least.
@@ -117,12 +117,14 @@ pub fn entry_hash(e: &Entry) -> String {
     put("\u{1}");
     for kp in &e.key_points {
         put(&kp.point);
-        for k in &kp.keywords {
+        put(&kp.point_en);
+        for k in kp.all_keywords() {
             put(k);
         }
         put("\u{2}");
     }
     put(&e.expert_answer);
+    put(&e.expert_answer_en);
     h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
@@ -138,7 +140,7 @@ pub fn question_terms(e: &Entry) -> HashSet<String> {
         s.extend(term_set(t));
     }
     for kp in &e.key_points {
-        for k in &kp.keywords {
+        for k in kp.all_keywords() {
             s.extend(term_set(k));
         }
     }
@@ -183,14 +185,19 @@ fn document(f: &Fields, e: &Entry, hash: &str) -> TantivyDocument {
     }
     doc.add_text(f.question, terms(&q).join(" "));
     let mut keys = e.tags.join(" ");
+    // Both languages: an English question finds a Chinese entry by its English side, and the reverse.
     for kp in &e.key_points {
-        keys.push(' ');
-        keys.push_str(&kp.point);
+        for part in [&kp.point, &kp.point_en] {
+            keys.push(' ');
+            keys.push_str(part);
+        }
         keys.push(' ');
         keys.push_str(&kp.keywords.join(" "));
+        keys.push(' ');
+        keys.push_str(&kp.keywords_en.join(" "));
     }
     doc.add_text(f.keys, terms(&keys).join(" "));
-    doc.add_text(f.body, terms(&e.expert_answer).join(" "));
+    doc.add_text(f.body, terms(&format!("{}\n{}", e.expert_answer, e.expert_answer_en)).join(" "));
     doc
 }
 

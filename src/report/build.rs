@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use super::model::{ImprovementPlan, QuestionReport, Summary};
 use crate::kb::{KnowledgeBase, Lang};
 
-/// A question at or above this is a strength, below `WEAK` a weakness.
-const STRONG: u32 = 75;
+/// A question at or above this (solid, on the calibrated scale) is a strength, below `WEAK` (under
+/// partial) a weakness.
+const STRONG: u32 = 70;
 const WEAK: u32 = 50;
 /// At most this many lines per list, so the report stays readable.
 const MAX_ITEMS: usize = 5;
@@ -190,9 +191,9 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
     }
     if immediate.is_empty() {
         immediate.push(if zh {
-            "所有回答都在 75 分以上：保持，并准备更难的追问。".into()
+            "所有回答都在 70 分以上：保持，并准备更难的追问。".into()
         } else {
-            "Every answer scored 75 or more: keep it up and prepare for harder follow-ups.".into()
+            "Every answer scored 70 or more: keep it up and prepare for harder follow-ups.".into()
         });
     }
     long_term.truncate(MAX_ITEMS);

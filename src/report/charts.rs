@@ -6,11 +6,13 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// Colour band of a score: the same thresholds as the report's strengths and weaknesses.
+/// Colour band of a score on the calibrated scale.
 pub fn band(score: u32) -> &'static str {
+    // The calibrated scale: solid and above green, partial amber, weak orange, off-topic red.
     match score {
-        75.. => "#2e7d32",
-        50..=74 => "#f9a825",
+        70.. => "#2e7d32",
+        50..=69 => "#f9a825",
+        25..=49 => "#ef6c00",
         _ => "#c62828",
     }
 }
