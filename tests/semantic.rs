@@ -278,3 +278,18 @@ fn without_models_search_degrades_and_says_so_once() {
     assert_eq!(err.matches("ivd models fetch").count(), 1, "{err}");
     assert!(err.contains("BM25 only"), "{err}");
 }
+
+/// Padding a concise correct answer with filler does not raise it; a bare list of the right terms
+/// stays below it.
+#[test]
+fn padding_and_keyword_lists_do_not_beat_a_concise_correct_answer() {
+    let q = "How does LLM function calling work, end to end?";
+    let concise = "The model never executes anything: you send tool definitions as JSON Schema in the request, the model returns a structured tool call with a name and JSON arguments, your application validates and runs the function, and you send the result back as a tool message with the matching tool_call_id so the model can continue or answer.";
+    let padded = format!("{concise} Basically, as I said, it is really important, very important in general. You know, there are many things to consider and it depends on many factors. In general, things can be complicated, and so on and so forth, and it is what it is. Overall I think it is a good thing and it is useful in many cases, generally speaking, and people use it a lot these days.");
+    let list = "json schema, tool_calls, tool_use, arguments, tool_call_id, role=tool, tool_result, chat template, fine-tuning, tool_choice, parser";
+    let (c, p, l) = (score(q, concise), score(q, &padded), score(q, list));
+    println!("concise {} padded {} list {}", c.overall, p.overall, l.overall);
+    assert!(c.overall >= 70, "a concise correct answer is solid: {}", c.overall);
+    assert!(p.overall <= c.overall, "padded {} vs concise {}", p.overall, c.overall);
+    assert!(l.overall <= 35 && l.overall + 30 <= c.overall, "list {} vs concise {}", l.overall, c.overall);
+}

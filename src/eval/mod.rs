@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::kb::evidence::Evidence;
 use crate::kb::search::KbSearch;
 use crate::kb::{KbError, Lang};
-use crate::scoring::{assess, content::ContentScore};
+use crate::scoring::{assess_with_evidence, content::ContentScore};
 
 /// The graded answers, compiled in so `ivd eval` works from any folder.
 const GRADED: &[(&str, &str)] = &[
@@ -98,9 +99,9 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
     let chosen: Vec<usize> = (0..s.kb.entries.len()).filter(|i| i % every == 0).collect();
     let mut items = Vec::new();
     for c in sets::build(&s.kb, &chosen) {
-        let content = assess(s, &c.question, &c.answer, Some(c.entry), c.lang)?;
+        let (content, ev) = assess_with_evidence(s, &c.question, &c.answer, Some(c.entry), c.lang)?;
         let entry = s.kb.entries[c.entry].id.clone();
-        let evidence = evidence_json(s, &c.question, &c.answer, Some(c.entry))?;
+        let evidence = evidence_json(&ev);
         items.push(Item {
             set: c.set.into(),
             test: graded::is_test(&entry),
@@ -121,11 +122,11 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
             let reference = s.references_for(&g.question)?.first().and_then(|h| s.position(&h.id));
             found.push(reference.is_some_and(|r| s.kb.entries[r].id == g.entry));
             let lang = if g.lang == "en" { Lang::En } else { Lang::Zh };
-            let content = assess(s, &g.question, &g.answer, reference, lang)?;
+            let (content, ev) = assess_with_evidence(s, &g.question, &g.answer, reference, lang)?;
             items.push(Item {
                 set: "graded".into(),
                 test: graded::is_test(&g.entry),
-                evidence: evidence_json(s, &g.question, &g.answer, reference)?,
+                evidence: evidence_json(&ev),
                 entry: g.entry,
                 lang: g.lang,
                 label: Some(g.label),
@@ -154,15 +155,13 @@ fn lang_str(l: Lang) -> &'static str {
     }
 }
 
-fn evidence_json(s: &KbSearch, q: &str, a: &str, r: Option<usize>) -> Result<serde_json::Value, KbError> {
-    // Cached underneath: the second computation costs no inference.
-    let ev = s.evidence(q, a, r)?;
-    Ok(serde_json::json!({
+fn evidence_json(ev: &Evidence) -> serde_json::Value {
+    serde_json::json!({
         "lexical_rank": ev.lexical.map(|x| x.rank), "lexical_z": ev.lexical.map(|x| x.z),
         "vector_rank": ev.vector.map(|x| x.rank), "vector_z": ev.vector.map(|x| x.z),
         "question_fit": ev.question_fit, "key_points": ev.key_points,
         "expert": ev.expert, "novice": ev.novice,
-    }))
+    })
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {

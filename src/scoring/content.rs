@@ -81,6 +81,8 @@ const COVERAGE_FULL: f64 = 0.75;
 const STAR_WEIGHT: f64 = 0.65;
 /// Scale of the expert-minus-novice cosine difference in the accuracy closeness.
 const CLOSENESS_SCALE: f64 = 0.02;
+/// Share of depth lost when every sentence is filler (proportionally less for fewer).
+const FILLER_COST: f64 = 0.6;
 /// Each misconception stated (not refuted) costs this much accuracy.
 const MISTAKE_PENALTY: f64 = 25.0;
 /// Caps on the overall: a non-answer ("I don't know"); a one-liner; a bare list of terms; one and
@@ -186,8 +188,6 @@ struct Signals {
     experience: usize,
     trade_offs: usize,
     examples: usize,
-    reasoning: usize,
-    sentences: usize,
     terms: std::collections::HashSet<String>,
 }
 
@@ -198,8 +198,6 @@ impl Signals {
             experience: count_phrases(normalized, EXPERIENCE),
             trade_offs: count_phrases(normalized, TRADE_OFFS),
             examples: count_phrases(normalized, EXAMPLES),
-            reasoning: count_phrases(normalized, REASONING),
-            sentences: crate::kb::vectors::analysis_sentences(answer).len(),
             terms: term_set(answer),
         }
     }
@@ -257,7 +255,7 @@ fn with_reference(
     let expert_terms: std::collections::HashSet<String> =
         term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
     let used = sig.terms.iter().filter(|t| t.chars().count() >= 2 && expert_terms.contains(*t)).count();
-    let depth = depth(sig, used, tx);
+    let depth = depth(&Substance::read(inp.answer, Some(&expert_terms)), used, sig.trade_offs, tx);
     let strengths = covered.iter().take(2).map(|p| tx.makes_point(p)).collect();
     ContentScore {
         overall: 0,
@@ -296,7 +294,7 @@ fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) 
         relevant: true,
         relevance: None,
         completeness: Scored { score: pct(level), detail },
-        depth: depth(sig, sig.terms.len() / 6, tx),
+        depth: depth(&Substance::read(inp.answer, None), sig.terms.len() / 6, sig.trade_offs, tx),
         accuracy: Scored { score: 60, detail: tx.accuracy_unassessed() },
         practicality: Scored { score: 0, detail: String::new() },
         key_missing: Vec::new(),
@@ -309,15 +307,48 @@ fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) 
     }
 }
 
-/// Depth is explanation: reasoning markers (because, so that, which means), the expert's
-/// vocabulary, trade-offs weighed and enough sentences to develop a thought; length beyond that
-/// earns nothing.
-fn depth(sig: &Signals, expert_terms: usize, tx: Texts) -> Scored {
-    let d = 0.35 * ratio(sig.reasoning as f64, 3.0)
+/// Which sentences of an answer carry substance: a term of the expert's vocabulary (or, without a
+/// reference, a number or a term of three or more characters) against filler ("it depends on many
+/// factors", "in general it is very important").
+struct Substance {
+    /// Sentences with substance, and reasoning markers counted in those sentences only.
+    content: usize,
+    reasoning: usize,
+    /// Share of the sentences that carry nothing.
+    filler_share: f64,
+}
+
+impl Substance {
+    fn read(answer: &str, expert_terms: Option<&std::collections::HashSet<String>>) -> Substance {
+        let sentences = crate::kb::vectors::analysis_sentences(answer);
+        let (mut content, mut reasoning) = (0, 0);
+        for s in &sentences {
+            let terms = term_set(s);
+            let substantive = match expert_terms {
+                Some(ex) => terms.iter().any(|t| t.chars().count() >= 2 && ex.contains(t)),
+                None => count_numbers(s) > 0 || terms.iter().any(|t| t.chars().count() >= 3),
+            };
+            if substantive {
+                content += 1;
+                reasoning += count_phrases(&normalize_numbers(s), REASONING);
+            }
+        }
+        let n = sentences.len().max(1);
+        Substance { content, reasoning, filler_share: (n - content.min(n)) as f64 / n as f64 }
+    }
+}
+
+/// Depth is explanation: reasoning markers (because, so that, which means) in sentences that say
+/// something, the expert's vocabulary, trade-offs weighed and enough substantive sentences to
+/// develop a thought. Length earns nothing, and filler sentences take away (padding an answer
+/// must not raise it).
+fn depth(sub: &Substance, expert_terms: usize, trade_offs: usize, tx: Texts) -> Scored {
+    let d = 0.35 * ratio(sub.reasoning as f64, 3.0)
         + 0.30 * ratio(expert_terms as f64, 10.0)
-        + 0.15 * ratio(sig.trade_offs as f64, 1.0)
-        + 0.20 * ratio(sig.sentences as f64, 4.0);
-    Scored { score: pct(d), detail: tx.depth(sig.reasoning, expert_terms, sig.trade_offs) }
+        + 0.15 * ratio(trade_offs as f64, 1.0)
+        + 0.20 * ratio(sub.content as f64, 4.0);
+    let d = d * (1.0 - FILLER_COST * sub.filler_share);
+    Scored { score: pct(d), detail: tx.depth(sub.reasoning, expert_terms, trade_offs) }
 }
 
 fn practicality(sig: &Signals, tx: Texts) -> Scored {

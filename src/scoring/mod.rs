@@ -8,6 +8,7 @@ pub mod signals;
 pub mod star;
 pub mod text;
 
+use crate::kb::evidence::Evidence;
 use crate::kb::search::KbSearch;
 use crate::kb::{KbError, Lang};
 use content::{analyze, ContentScore, Inputs};
@@ -21,9 +22,21 @@ pub fn assess(
     reference: Option<usize>,
     lang: Lang,
 ) -> Result<ContentScore, KbError> {
+    assess_with_evidence(kb, question, answer, reference, lang).map(|(score, _)| score)
+}
+
+/// [`assess`], also returning the evidence it was judged on (the evaluation records it).
+pub fn assess_with_evidence(
+    kb: &KbSearch,
+    question: &str,
+    answer: &str,
+    reference: Option<usize>,
+    lang: Lang,
+) -> Result<(ContentScore, Evidence), KbError> {
     let evidence = kb.evidence(question, answer, reference)?;
     let entry = reference.and_then(|i| kb.kb.entries.get(i));
-    Ok(analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, lang }))
+    let score = analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, lang });
+    Ok((score, evidence))
 }
 
 /// The language a question's report speaks: Chinese unless the question is English.
