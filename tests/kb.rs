@@ -339,3 +339,38 @@ fn kb_commands_print_what_scripts_need() {
     }
     assert!(v["references"].as_array().unwrap().iter().any(|r| r["dimension"] == "protocols"), "{v}");
 }
+
+/// The entry's text without its English side (a user's single-language entry).
+fn chinese_only(text: &str) -> String {
+    let start = text.find("expert_answer_en = ").unwrap();
+    let end = text.find("[[key_points]]").unwrap();
+    let mut out = format!("{}{}", &text[..start], &text[end..]);
+    for key in ["point_en", "keywords_en", "mistake_en", "signals_en", "correction_en"] {
+        out = out.lines().filter(|l| !l.starts_with(&format!("{key} ="))).collect::<Vec<_>>().join("\n") + "\n";
+    }
+    out
+}
+
+/// A user's base may be Chinese only (validate says so); an entry with half an English side is
+/// named with the missing field.
+#[test]
+fn single_language_entries_validate_and_half_english_ones_are_named() {
+    let ivd = Ivd::new();
+    let dir = tempfile::tempdir().unwrap();
+    copy_kb(dir.path());
+    let f = dir.path().join("memory/memory-001.toml");
+    let zh = chinese_only(&std::fs::read_to_string(&f).unwrap());
+    std::fs::write(&f, &zh).unwrap();
+    let out = ivd.run(&["kb", "validate", "--kb", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 of them single-language"), "{}", stdout(&out));
+    // Half English: one English field back, the others missing.
+    std::fs::write(&f, zh.replacen("[[key_points]]", "gap_analysis_en = \"Only this.\"\n\n[[key_points]]", 1)).unwrap();
+    let out = ivd.run(&["kb", "validate", "--kb", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("memory/memory-001.toml") && stdout(&out).contains("expert_answer_en"),
+        "{}",
+        stdout(&out)
+    );
+}

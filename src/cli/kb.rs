@@ -112,17 +112,25 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
             write_stdout(text.as_bytes())
         }
         KbAction::Validate { format } => {
-            let (valid, problems) =
-                KnowledgeBase::validate(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()))?;
+            let v = KnowledgeBase::validate(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()))?;
+            let problems = &v.problems;
             let text = match format {
                 ListFormat::Json => {
-                    serde_json::to_string_pretty(&serde_json::json!({"valid_entries": valid, "problems": problems}))
-                        .context("cannot encode")?
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "valid_entries": v.entries, "chinese_only": v.chinese_only, "problems": problems
+                    }))
+                    .context("cannot encode")?
                         + "\n"
                 }
                 ListFormat::Text => {
                     let mut s: String = problems.iter().map(|p| format!("{p}\n")).collect();
-                    s.push_str(&format!("{valid} valid entries, {} problem(s)\n", problems.len()));
+                    s.push_str(&format!("{} valid entries, {} problem(s)\n", v.entries, problems.len()));
+                    if v.chinese_only > 0 {
+                        s.push_str(&format!(
+                            "{} of them single-language (Chinese only): English questions still find them, but their reports quote Chinese\n",
+                            v.chinese_only
+                        ));
+                    }
                     s
                 }
             };

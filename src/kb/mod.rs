@@ -40,6 +40,15 @@ pub enum KbError {
     Store(#[from] crate::store::StoreError),
 }
 
+/// What `ivd kb validate` reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Validation {
+    pub entries: usize,
+    /// Entries without an English side: allowed in a user's base, reported so it is a choice.
+    pub chinese_only: usize,
+    pub problems: Vec<Problem>,
+}
+
 /// Where a knowledge base came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -110,15 +119,17 @@ impl KnowledgeBase {
         KnowledgeBase { source: Source::Shipped, manifest, entries, fingerprint }
     }
 
-    /// Problems of a folder (or the shipped base), without failing on the first.
-    pub fn validate(dir: Option<&Path>) -> Result<(usize, Vec<Problem>), KbError> {
+    /// Problems of a folder (or the shipped base), without failing on the first; with the number of
+    /// entries read and how many of them are single-language (no English side).
+    pub fn validate(dir: Option<&Path>) -> Result<Validation, KbError> {
         let mut files = match dir {
             Some(d) => read_dir_files(d)?,
             None => shipped_files(),
         };
         files.sort();
         let (_, entries, problems) = validate::check(&files);
-        Ok((entries.len(), problems))
+        let chinese_only = entries.iter().filter(|e| !e.has_english()).count();
+        Ok(Validation { entries: entries.len(), chinese_only, problems })
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {
