@@ -130,3 +130,37 @@ proptest! {
         }
     }
 }
+
+/// One words-only search engine for the analyzer property test.
+fn words_only() -> &'static interview_doctor::kb::search::KbSearch {
+    use std::sync::OnceLock;
+    static S: OnceLock<(tempfile::TempDir, interview_doctor::kb::search::KbSearch)> = OnceLock::new();
+    &S.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        let kb = interview_doctor::kb::KnowledgeBase::shipped().unwrap();
+        let s = interview_doctor::kb::search::KbSearch::open(kb, home.path()).unwrap();
+        (home, s)
+    })
+    .1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// The analyzer takes any question and answer (numerals, lists, mixed scripts) without panic,
+    /// with and without a reference, and keeps every score in 0..=100.
+    #[test]
+    fn the_analyzer_never_panics(
+        question in "\\PC{0,80}",
+        answer in prop_oneof!["\\PC{0,400}", "[一二三四五六七八九十百千万两零 ,、%]{0,80}", "([a-z]{2,9}[,、 ]){0,40}"],
+        entry in 0usize..176,
+    ) {
+        let s = words_only();
+        for reference in [None, Some(entry % s.kb.entries.len())] {
+            let c = interview_doctor::scoring::assess(s, &question, &answer, reference, interview_doctor::scoring::lang_of(&question, &answer)).unwrap();
+            for x in [c.overall, c.completeness.score, c.depth.score, c.accuracy.score, c.practicality.score] {
+                prop_assert!(x <= 100);
+            }
+        }
+    }
+}

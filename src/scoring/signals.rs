@@ -231,15 +231,16 @@ fn zh_value(run: &str) -> Option<u64> {
             '百' => 100,
             '千' => 1000,
             '万' => {
-                total = (total + section + digit.take().unwrap_or(0)) * 10_000;
+                total = total.saturating_add(section).saturating_add(digit.take().unwrap_or(0)).saturating_mul(10_000);
                 section = 0;
                 continue;
             }
             _ => return None,
         };
-        section += digit.take().unwrap_or(1) * unit;
+        section = section.saturating_add(digit.take().unwrap_or(1).saturating_mul(unit));
     }
-    Some(total + section + digit.unwrap_or(0))
+    // Saturating: a run of 万万万… in arbitrary text must not overflow.
+    Some(total.saturating_add(section).saturating_add(digit.unwrap_or(0)))
 }
 
 /// The text with numbers written as words turned into digits ("five percent" -> "5%",
@@ -393,3 +394,20 @@ pub fn is_term_list(text: &str) -> bool {
 const TERM_PIECE_UNITS: f64 = 6.0;
 /// Below this share of function words a text reads as terms, not explanation (prose: 0.3-0.5).
 const LIST_PROSE_SHARE: f64 = 0.12;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_words_become_digits() {
+        assert_eq!(normalize_numbers("Five percent"), "5%");
+        assert!(normalize_numbers("二十三次").contains("23次"));
+        assert!(normalize_numbers("一百二十毫秒").contains("120毫"));
+        assert!(normalize_numbers("百分之十五").contains("15%"));
+        // Long runs of numerals saturate instead of overflowing.
+        let _ = normalize_numbers(&"九千九百万".repeat(20));
+        assert!(is_term_list("json schema, tool_calls, arguments, tool_call_id, role=tool, parser"));
+        assert!(!is_term_list("We validate every call against the JSON schema before executing anything."));
+    }
+}
