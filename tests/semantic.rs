@@ -294,3 +294,21 @@ fn padding_and_keyword_lists_do_not_beat_a_concise_correct_answer() {
     assert!(p.overall <= c.overall, "padded {} vs concise {}", p.overall, c.overall);
     assert!(l.overall <= 35 && l.overall + 30 <= c.overall, "list {} vs concise {}", l.overall, c.overall);
 }
+
+/// Q2 of `en_agent_labeled.txt`: a sound, concrete answer with its numbers in words scored 23 before
+/// relevance, other-words coverage and number words; it is solid. The vague Q3 stays low.
+#[test]
+fn the_english_samples_sound_answer_is_solid_and_the_vague_one_is_not() {
+    let text = std::fs::read_to_string(samples().join("en_agent_labeled.expected.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let pair = |i: usize| {
+        let p = &v["pairs"][i];
+        (p["question"].as_str().unwrap().to_string(), p["answer"].as_str().unwrap().to_string())
+    };
+    let (q2, a2) = pair(1);
+    let (q3, a3) = pair(2);
+    let (s2, s3) = (score(&q2, &a2), score(&q3, &a3));
+    println!("Q2 {} {:?}; Q3 {}", s2.overall, s2.key_missing, s3.overall);
+    assert!(s2.overall >= 70, "Q2 is solid: {}", s2.overall);
+    assert!(s3.overall <= 49, "Q3 is vague: {}", s3.overall);
+}
