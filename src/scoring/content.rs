@@ -244,17 +244,17 @@ fn with_reference(
     let completeness = Scored { score: pct(completeness_level), detail };
 
     // Accuracy: closeness to the expert rather than the novice answer, plus points made, minus
-    // misconceptions stated.
+    // misconceptions stated. The expert's terms are segmented once, for this and for depth.
+    let expert_terms: std::collections::HashSet<String> =
+        term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
     let closeness = match (inp.evidence.expert, inp.evidence.novice) {
         (Some(x), Some(n)) => 1.0 / (1.0 + (-(x - n) / CLOSENESS_SCALE).exp()),
-        _ => lexical_closeness(&sig.terms, e),
+        _ => lexical_closeness(&sig.terms, &expert_terms, e),
     };
     let inaccuracies = misconceptions(inp.answer, e, inp.lang);
     let acc = 45.0 + 30.0 * closeness + 25.0 * kp_score - MISTAKE_PENALTY * inaccuracies.len() as f64;
     let accuracy = Scored { score: pct(acc / 100.0), detail: tx.accuracy(closeness >= 0.5, inaccuracies.len()) };
 
-    let expert_terms: std::collections::HashSet<String> =
-        term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
     let used = sig.terms.iter().filter(|t| t.chars().count() >= 2 && expert_terms.contains(*t)).count();
     let depth = depth(&Substance::read(inp.answer, Some(&expert_terms)), used, sig.trade_offs, tx);
     let strengths = covered.iter().take(2).map(|p| tx.makes_point(p)).collect();
@@ -361,8 +361,7 @@ fn practicality(sig: &Signals, tx: Texts) -> Scored {
 }
 
 /// Without vectors: shared distinctive terms with the expert answers against the novice answers.
-fn lexical_closeness(a: &std::collections::HashSet<String>, e: &Entry) -> f64 {
-    let ex = term_set(&format!("{}\n{}", e.expert_answer, e.expert_answer_en));
+fn lexical_closeness(a: &std::collections::HashSet<String>, ex: &std::collections::HashSet<String>, e: &Entry) -> f64 {
     let nv = term_set(&format!("{}\n{}", e.novice_answer, e.novice_answer_en));
     let only_ex = a.iter().filter(|t| ex.contains(*t) && !nv.contains(*t)).count() as f64;
     let only_nv = a.iter().filter(|t| nv.contains(*t) && !ex.contains(*t)).count() as f64;
