@@ -2,8 +2,10 @@
 
 mod common;
 mod diagnose;
+mod documents;
 mod kb;
 mod robustness;
+mod roles;
 mod semantic;
 mod split;
 mod tools;

@@ -85,12 +85,27 @@ fn fifty_megabytes_split_in_seconds() {
     println!("split {:.1} MB in {secs:.2} s ({} pairs)", text.len() as f64 / 1048576.0, 7 * copies);
 }
 
+/// Every text format as a forced hint, and detection.
+const HINTS: [Option<Format>; 11] = [
+    None,
+    Some(Format::Labeled),
+    Some(Format::Raw),
+    Some(Format::Webvtt),
+    Some(Format::Srt),
+    Some(Format::Otter),
+    Some(Format::WhisperJson),
+    Some(Format::Zoom),
+    Some(Format::Markdown),
+    Some(Format::PodcastJson),
+    Some(Format::Docx),
+];
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        for hint in [None, Some(Format::Labeled), Some(Format::Raw), Some(Format::Webvtt), Some(Format::Srt), Some(Format::Otter), Some(Format::WhisperJson)] {
+        for hint in HINTS {
             if let Ok(t) = transcript::parse_bytes(&bytes, hint) {
                 let a = roles::detect(&t);
                 prop_assert_eq!(a.turn_roles.len(), t.turns.len());
@@ -101,7 +116,7 @@ proptest! {
 
     #[test]
     fn arbitrary_strings_never_panic(text in "\\PC{0,600}") {
-        for hint in [None, Some(Format::Labeled), Some(Format::Raw), Some(Format::Webvtt), Some(Format::Srt), Some(Format::Otter), Some(Format::WhisperJson)] {
+        for hint in HINTS {
             if let Ok(t) = transcript::parse(&text, hint) {
                 let a = roles::detect(&t);
                 let p = pairs::split(&t, &a.turn_roles);
@@ -119,7 +134,10 @@ proptest! {
             "(面试官|候选人|Interviewer|Candidate|Q|A|Priya Raman|Speaker 1)[:：] ?\\PC{0,60}",
             "[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?([.,][0-9]{1,3})? --> [0-9]{1,2}:[0-9]{2}(:[0-9]{2})?([.,][0-9]{1,3})?",
             "<v [A-Za-z ]{0,12}>\\PC{0,40}(</v>)?",
-            "(Speaker [0-9]|张伟)  [0-9]{1,2}:[0-9]{2}",
+            "(Speaker [0-9]|张伟|\\[Priya Raman\\])  [0-9]{1,2}:[0-9]{2}",
+            "(\\*\\*[A-Z][a-z]{1,8}( [A-Z][a-z]{1,8})?:\\*\\*|### [A-Z][a-z]{1,8}) ?(\\\\\\[[0-9]{2}:[0-9]{2}\\\\\\])?\\PC{0,40}",
+            "(INTERVIEWEE|INTERVIEWERS|DATE|LOCATION|面试官|候选人|日期): ?\\PC{0,30}",
+            "\\[(laughter|END OF TAPE 1, SIDE A|crosstalk|笑)\\]|\\(inaudible\\)|SESSION [0-9]|\u{feff}",
             "(WEBVTT|NOTE|STYLE|[0-9]{1,3})?",
             "\\PC{0,80}[?？。.]?",
         ], 0..40)) {

@@ -15,8 +15,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BAD = HERE.parent / "bad"
-RENDER_EXT = (".txt", ".vtt", ".srt", ".json")
-FORMATS = {"labeled", "raw", "webvtt", "srt", "otter", "whisper-json"}
+RENDER_EXT = (".txt", ".vtt", ".srt", ".json", ".md", ".docx", ".pdf")
+FORMATS = {"labeled", "raw", "webvtt", "srt", "otter", "whisper-json", "markdown", "zoom", "podcast-json", "docx", "pdf"}
 errors = []
 
 
@@ -48,7 +48,7 @@ for e in expected:
             err(f"{e.name}: speaker {s}")
     prev = None
     for i, p in enumerate(d["pairs"], 1):
-        if list(p) != ["question", "answer", "follow_up_of", "start_s", "end_s"]:
+        if [k for k in p if k != "behavioral"] != ["question", "answer", "follow_up_of", "start_s", "end_s"]:
             err(f"{e.name}: pair keys")
         if not p["question"] or not p["answer"]:
             err(f"{e.name}: empty text in pair {i}")
@@ -60,11 +60,13 @@ for e in expected:
             if prev is not None and not p["start_s"] > prev:
                 err(f"{e.name}: times not increasing at pair {i}")
             prev = p["start_s"]
-        if d["format"] in {"labeled", "raw"} and (p["start_s"] is not None or p["end_s"] is not None):
+        if d["format"] in {"raw"} and (p["start_s"] is not None or p["end_s"] is not None):
             err(f"{e.name}: untimed format with times")
 
 for p in renderings:
     raw = p.read_bytes()
+    if p.suffix in (".docx", ".pdf"):
+        continue
     if p.suffix == ".json":
         json.loads(raw.decode("utf-8"))
     if p.name == "zh_agent_gbk.txt":

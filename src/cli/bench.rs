@@ -47,7 +47,7 @@ fn synthetic(kb: &KnowledgeBase, n: usize) -> String {
 
 async fn diagnose_ms(ctx: &ToolContext, name: &str) -> Result<(f64, usize), CliError> {
     let t = Instant::now();
-    let (report, _) = diagnose_transcript::run(ctx, name, name, ReportFormat::Json, None).await?;
+    let (report, _) = diagnose_transcript::run(ctx, name, name, ReportFormat::Json, None, &Default::default()).await?;
     Ok((ms(t.elapsed()), report.questions.len()))
 }
 

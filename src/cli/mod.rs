@@ -4,6 +4,9 @@
 mod bench;
 mod eval;
 mod kb;
+mod transcript;
+
+pub use transcript::RoleArgs;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,9 +17,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, Overrides};
 use crate::models::Models;
-use crate::skills::split_transcript::{self, SplitResult};
-use crate::skills::{compare_expert, diagnose_transcript};
-use crate::tools::generate_report::ReportFormat;
 use crate::tools::{ToolContext, ToolError, ToolRegistry};
 
 #[derive(Debug, Parser)]
@@ -62,6 +62,8 @@ pub enum Command {
         file: PathBuf,
         #[arg(long, value_enum, default_value = "md")]
         format: SplitFormat,
+        #[command(flatten)]
+        roles: RoleArgs,
     },
     /// Diagnose an interview transcript: scores per question, summary and improvement plan.
     Diagnose {
@@ -75,6 +77,8 @@ pub enum Command {
         /// Language of the report (default: the interview's; each question follows its own).
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
+        #[command(flatten)]
+        roles: RoleArgs,
     },
     /// Score one answer against the knowledge base's reference answers.
     Compare {
@@ -252,12 +256,12 @@ fn init_logging(verbose: u8) {
 
 async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
     match command {
-        Command::Split { file, format } => split(config, &file, format).await,
-        Command::Diagnose { file, format, out, lang } => {
-            diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang)).await
+        Command::Split { file, format, roles } => transcript::split(config, &file, format, &roles).await,
+        Command::Diagnose { file, format, out, lang, roles } => {
+            transcript::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles).await
         }
         Command::Compare { question, answer, format, lang } => {
-            compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
+            transcript::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
         }
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { runs, no_large } => bench::run(config, runs, !no_large).await,
@@ -280,107 +284,6 @@ pub(crate) fn context_for_file(config: Arc<Config>, file: &Path) -> Result<(Tool
     let parent = real.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
     let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok((ToolContext::new(config).with_data_root(parent), name))
-}
-
-async fn split(config: Arc<Config>, file: &Path, format: SplitFormat) -> Result<(), CliError> {
-    let (ctx, name) = context_for_file(config, file)?;
-    let (result, _) = split_transcript::run(&ctx, &name).await.map_err(|e| {
-        let mut err = CliError::from(e);
-        err.error = err.error.context(format!("cannot split {}", file.display()));
-        err
-    })?;
-    let out = match format {
-        SplitFormat::Json => serde_json::to_string_pretty(&result).context("cannot encode the result")? + "\n",
-        SplitFormat::Md => split_markdown(&result),
-    };
-    write_stdout(out.as_bytes())
-}
-
-/// Extensions of recordings: transcribing them is not part of the transcript path.
-const AUDIO_EXTENSIONS: &[&str] = &["wav", "mp3", "m4a", "aac", "flac", "ogg", "opus", "webm", "mp4", "mkv", "mov"];
-
-async fn diagnose(
-    config: Arc<Config>,
-    file: &Path,
-    format: ReportFormatArg,
-    out: Option<&Path>,
-    lang: Option<crate::kb::Lang>,
-) -> Result<(), CliError> {
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    if AUDIO_EXTENSIONS.contains(&ext.as_str()) {
-        return Err(CliError::input(anyhow!(
-            "{} is a recording; this build diagnoses transcripts only\n  hint: transcribe it first (e.g. whisper's JSON output) and run `ivd diagnose` on the transcript",
-            file.display()
-        )));
-    }
-    let (ctx, name) = context_for_file(config, file)?;
-    let format = match format {
-        ReportFormatArg::Md => ReportFormat::Md,
-        ReportFormatArg::Html => ReportFormat::Html,
-        ReportFormatArg::Json => ReportFormat::Json,
-    };
-    let (report, rendered) =
-        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang).await.map_err(|e| {
-            let mut err = CliError::from(e);
-            err.error = err.error.context(format!("cannot diagnose {}", file.display()));
-            err
-        })?;
-    if report.questions.is_empty() {
-        eprintln!("warning: no question/answer pairs found in {}; is this an interview transcript?", file.display());
-    }
-    match out {
-        Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
-            }
-            std::fs::write(path, rendered.as_bytes()).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
-            eprintln!(
-                "wrote {} ({} questions, overall {})",
-                path.display(),
-                report.questions.len(),
-                report.summary.overall_score
-            );
-            Ok(())
-        }
-        None => write_stdout(rendered.as_bytes()),
-    }
-}
-
-async fn compare(
-    config: Arc<Config>,
-    question: &str,
-    answer: &str,
-    format: SplitFormat,
-    lang: Option<crate::kb::Lang>,
-) -> Result<(), CliError> {
-    if question.trim().is_empty() || answer.trim().is_empty() {
-        return Err(CliError::input(anyhow!("--question and --answer must not be empty")));
-    }
-    let ctx = ToolContext::new(config);
-    let c = compare_expert::run(&ctx, question, answer, lang).await?;
-    let out = match format {
-        SplitFormat::Json => serde_json::to_string_pretty(&c).context("cannot encode the result")? + "\n",
-        SplitFormat::Md => {
-            use std::fmt::Write as _;
-            let mut s = String::new();
-            let r = &c.content;
-            let _ = writeln!(s, "overall {}/100 ({})", r.overall, c.reference_id.as_deref().unwrap_or("no reference"));
-            for (name, x) in [
-                ("completeness", &r.completeness),
-                ("depth", &r.depth),
-                ("accuracy", &r.accuracy),
-                ("practicality", &r.practicality),
-            ] {
-                let _ = writeln!(s, "  {name:<13} {:>3}  {}", x.score, x.detail);
-            }
-            for m in &r.inaccuracies {
-                let _ = writeln!(s, "  misconception: {m}");
-            }
-            let _ = writeln!(s, "  improve: {}", r.improvement);
-            s
-        }
-    };
-    write_stdout(out.as_bytes())
 }
 
 /// Embed everything scoring asks of the knowledge base (phrasings, answers, key points, sentences)
@@ -440,41 +343,6 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(anyhow!("cannot write the output: {e}").into()),
     }
-}
-
-fn split_markdown(r: &SplitResult) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "# Question/answer pairs\n\n- format: {}\n- language: {}\n- pairs: {}\n",
-        r.format.as_str(),
-        r.language.as_str(),
-        r.pairs.len()
-    );
-    let _ = writeln!(s, "| id | name | role | turns | talk time (s) |\n|---|---|---|---|---|");
-    for sp in &r.speakers {
-        let role = serde_json::to_value(sp.role).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let talk = sp.talk_time_s.map(|t| format!("{t:.1}")).unwrap_or_else(|| "-".into());
-        let _ =
-            writeln!(s, "| {} | {} | {} | {} | {} |", sp.id, sp.name.as_deref().unwrap_or("-"), role, sp.turns, talk);
-    }
-    for p in &r.pairs {
-        let times = match (p.start_s, p.end_s) {
-            (Some(a), Some(b)) => format!(" ({a:.1}s–{b:.1}s)"),
-            (Some(a), None) => format!(" ({a:.1}s–)"),
-            _ => String::new(),
-        };
-        let follow = p.follow_up_of.map(|i| format!(" — follow-up of {i}")).unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "\n## {}. Question{times}{follow}\n\n{}\n\n**Answer**\n\n{}",
-            p.index,
-            p.question,
-            if p.answer.is_empty() { "_(no answer)_" } else { &p.answer }
-        );
-    }
-    s
 }
 
 fn tools_list(format: ListFormat) -> Result<(), CliError> {

@@ -9,6 +9,7 @@ use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
 use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
 use crate::tools::query_knowledge_base::{QueryKnowledgeBase, QueryKnowledgeBaseArgs};
 use crate::tools::{call, ToolContext, ToolError};
+use crate::transcript::roles::RoleHints;
 
 pub const NAME: &str = "diagnose-transcript";
 
@@ -20,9 +21,10 @@ pub async fn run(
     shown_path: &str,
     format: ReportFormat,
     lang: Option<Lang>,
+    hints: &RoleHints,
 ) -> Result<(Report, String), ToolError> {
     let started = Instant::now();
-    let result = steps(ctx, path, shown_path, format, lang, started).await;
+    let result = steps(ctx, path, shown_path, format, lang, hints, started).await;
     ctx.audit_call(
         "skill",
         NAME,
@@ -39,10 +41,11 @@ async fn steps(
     shown_path: &str,
     format: ReportFormat,
     lang: Option<Lang>,
+    hints: &RoleHints,
     started: Instant,
 ) -> Result<(Report, String), ToolError> {
     let kb = ctx.kb()?;
-    let (split, transcript) = super::split_transcript::run(ctx, path).await?;
+    let (split, transcript) = super::split_transcript::run(ctx, path, hints).await?;
     let mut questions = Vec::with_capacity(split.pairs.len());
     for pair in &split.pairs {
         let found = call(

@@ -9,7 +9,8 @@ use crate::tools::parse_transcript::{ParseTranscript, ParseTranscriptArgs};
 use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::pairs::QaPair;
-use crate::transcript::roles::Speaker;
+use crate::transcript::header::Metadata;
+use crate::transcript::roles::{RoleHints, Speaker};
 use crate::transcript::{Format, Language, Transcript};
 
 pub const NAME: &str = "split-transcript";
@@ -18,15 +19,21 @@ pub const NAME: &str = "split-transcript";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SplitResult {
     pub format: Format,
+    /// For a document (docx, pdf): the layout of the text inside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Format>,
     pub language: Language,
+    /// The transcript's header: title, names of interviewers and interviewee, date, place.
+    #[serde(default, skip_serializing_if = "Metadata::is_empty")]
+    pub metadata: Metadata,
     pub speakers: Vec<Speaker>,
     pub pairs: Vec<QaPair>,
 }
 
 /// Run the pipeline on a file inside the context's data root.
-pub async fn run(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transcript), ToolError> {
+pub async fn run(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(SplitResult, Transcript), ToolError> {
     let started = Instant::now();
-    let result = run_steps(ctx, path).await;
+    let result = run_steps(ctx, path, hints).await;
     let status = match &result {
         Ok(_) => "ok",
         Err(e) => e.code.as_str(),
@@ -35,12 +42,17 @@ pub async fn run(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transcri
     result
 }
 
-async fn run_steps(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transcript), ToolError> {
+async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(SplitResult, Transcript), ToolError> {
     let transcript =
         call(&ParseTranscript, ParseTranscriptArgs { path: Some(path.to_string()), text: None, format: None }, ctx)
             .await?;
     // Typed tools own their arguments; a clone is far cheaper than parsing again.
-    let analysis = call(&DetectSpeakers, DetectSpeakersArgs { transcript: transcript.clone() }, ctx).await?;
+    let args = DetectSpeakersArgs {
+        transcript: transcript.clone(),
+        interviewers: hints.interviewers.clone(),
+        candidates: hints.candidates.clone(),
+    };
+    let analysis = call(&DetectSpeakers, args, ctx).await?;
     let split = call(
         &SplitQaPairs,
         SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(analysis.turn_roles) },
@@ -49,7 +61,9 @@ async fn run_steps(ctx: &ToolContext, path: &str) -> Result<(SplitResult, Transc
     .await?;
     let result = SplitResult {
         format: transcript.format,
+        layout: transcript.layout,
         language: transcript.language,
+        metadata: transcript.metadata.clone(),
         speakers: analysis.speakers,
         pairs: split.pairs,
     };

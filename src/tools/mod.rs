@@ -287,6 +287,9 @@ impl From<crate::transcript::TranscriptError> for ToolError {
             E::Undecodable { .. } => "re-save the file as UTF-8",
             E::NoText(_) => "export the transcript with its text, not only the timings",
             E::Json { .. } | E::NotTranscriptJson(_) => "give whisper's JSON output, or the transcript as text",
+            E::CorruptDocument { .. } => "download or export the document again, or save the transcript as .txt",
+            E::Encrypted(_) => "remove the password and save again, or export the transcript as .txt",
+            E::NoTextLayer => "run OCR on the PDF (ocrmypdf) or export the transcript as text",
         };
         ToolError::input(e.to_string(), suggestion)
     }

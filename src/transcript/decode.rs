@@ -1,13 +1,16 @@
 //! Bytes -> text: UTF-8 (with or without BOM), UTF-16 (with BOM, or without when it is obvious),
-//! GB18030/GBK as Chinese Windows tools export. Binary files are recognised and refused.
+//! GB18030/GBK as Chinese Windows tools export; Word (.docx) and PDF documents through their
+//! readers. Other binary files are recognised and refused.
 
-use super::TranscriptError;
+use super::{docx, pdf, Format, TranscriptError};
 
 /// Decoded text and the encoding it came in.
 #[derive(Debug, Clone)]
 pub struct Decoded {
     pub text: String,
     pub encoding: &'static str,
+    /// The document the text was read from (docx, pdf); None for a text file.
+    pub container: Option<Format>,
 }
 
 /// Magic numbers of the files people mistake for transcripts.
@@ -15,8 +18,6 @@ const MAGIC: &[(&[u8], &str)] = &[
     (b"\x89PNG", "a PNG image"),
     (b"\xFF\xD8\xFF", "a JPEG image"),
     (b"GIF8", "a GIF image"),
-    (b"%PDF", "a PDF document (export its text first)"),
-    (b"PK\x03\x04", "a ZIP archive or an Office document (save it as .txt first)"),
     (b"RIFF", "a RIFF file (WAV audio or similar)"),
     (b"ID3", "an MP3 recording"),
     (b"OggS", "an Ogg recording"),
@@ -31,6 +32,15 @@ const MAGIC: &[(&[u8], &str)] = &[
 pub fn decode(bytes: &[u8]) -> Result<Decoded, TranscriptError> {
     if bytes.is_empty() {
         return Err(TranscriptError::Empty);
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        return document(docx::extract(bytes)?, "docx", Format::Docx);
+    }
+    if looks_pdf(bytes) {
+        return document(pdf::extract(bytes)?, "pdf", Format::Pdf);
+    }
+    if bytes.starts_with(b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1") {
+        return Err(ole_document(bytes));
     }
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         return utf8(rest, "utf-8-bom");
@@ -73,6 +83,37 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, TranscriptError> {
                 checked(text.into_owned(), "gb18030")
             }
         }
+    }
+}
+
+/// `%PDF-` first, or (after junk, which readers accept) within the first kilobyte of a file that
+/// ends with `%%EOF`; a text file that merely mentions `%PDF-` stays text.
+fn looks_pdf(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    let tail = &bytes[bytes.len().saturating_sub(2048)..];
+    bytes.starts_with(b"%PDF-")
+        || head.windows(5).any(|w| w == b"%PDF-") && tail.windows(5).any(|w| w == b"%%EOF")
+}
+
+fn document(text: String, encoding: &'static str, container: Format) -> Result<Decoded, TranscriptError> {
+    if !super::text::has_words(&text) {
+        return Err(match container {
+            Format::Pdf => TranscriptError::NoTextLayer,
+            _ => TranscriptError::NoText("empty paragraphs"),
+        });
+    }
+    Ok(Decoded { text: text.replace('\r', ""), encoding, container: Some(container) })
+}
+
+/// An OLE compound file: a password-protected Office document (its streams are named
+/// `EncryptionInfo` and `EncryptedPackage`), or a Word 97-2003 `.doc`.
+fn ole_document(bytes: &[u8]) -> TranscriptError {
+    let utf16 = |name: &str| name.encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>();
+    let package = utf16("EncryptedPackage");
+    if bytes.windows(package.len()).any(|w| w == package.as_slice()) {
+        TranscriptError::Encrypted("Word (.docx)")
+    } else {
+        TranscriptError::Binary("an Office 97-2003 document (.doc); save it as .docx or .txt")
     }
 }
 
@@ -140,7 +181,7 @@ fn checked(text: String, encoding: &'static str) -> Result<Decoded, TranscriptEr
         return Err(TranscriptError::Binary("binary data (many control characters)"));
     }
     let text = if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
-    Ok(Decoded { text, encoding })
+    Ok(Decoded { text, encoding, container: None })
 }
 
 #[cfg(test)]

@@ -1,13 +1,20 @@
 //! Which format a text is in, from its shape.
 
-use super::{labeled, otter, Format};
+use super::{labeled, markdown, otter, Format};
 
 /// Decide the format: JSON, WebVTT, SRT (timing lines with `-->`), Otter headers, labels, else raw.
 pub fn detect_format(text: &str) -> Format {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     let json_array = trimmed.strip_prefix('[').is_some_and(|r| r.trim_start().starts_with(['{', ']']));
     if trimmed.starts_with('{') || json_array {
-        return Format::WhisperJson;
+        // Podcasting 2.0 names its fields `startTime` and `body`; whisper writes `start`, `text`.
+        let cut = trimmed.char_indices().nth(4096).map_or(trimmed.len(), |(i, _)| i);
+        let head = &trimmed[..cut];
+        return if head.contains("\"startTime\"") || head.contains("\"body\"") {
+            Format::PodcastJson
+        } else {
+            Format::WhisperJson
+        };
     }
     if trimmed.starts_with("WEBVTT") {
         return Format::Webvtt;
@@ -17,7 +24,10 @@ pub fn detect_format(text: &str) -> Format {
         return if left.contains(',') { Format::Srt } else { Format::Webvtt };
     }
     if otter::looks_otter(trimmed) {
-        return Format::Otter;
+        return if otter::looks_zoom(trimmed) { Format::Zoom } else { Format::Otter };
+    }
+    if markdown::looks_markdown(trimmed) {
+        return Format::Markdown;
     }
     if labeled::looks_labeled(trimmed) {
         return Format::Labeled;

@@ -55,7 +55,12 @@ pub(crate) fn split_label(line: &str) -> Option<LabelLine<'_>> {
     if label.contains(['[', ']', '(', ')', '（', '）']) || !label_like(label) {
         return None;
     }
-    let text = strip_markup(rest[colon + colon_len..].trim_start()).trim_start();
+    let mut text = strip_markup(rest[colon + colon_len..].trim_start()).trim_start();
+    // `**Name:** [12:34] text`: the stamp after the label is the turn's start.
+    if let Some((t, after)) = leading_time(text) {
+        start_s = start_s.or(Some(t));
+        text = after;
+    }
     // `http://…` and `12:30` are not labels.
     if text.starts_with("//")
         || label.ends_with(|c: char| c.is_ascii_digit()) && text.starts_with(|c: char| c.is_ascii_digit())
@@ -211,7 +216,15 @@ pub(crate) fn parse(text: &str) -> Vec<Segment> {
                 end_s: None,
             });
         } else if let Some(seg) = current.as_mut() {
-            // Lines before the first label are a title or header, not talk.
+            // Lines before the first label are a title or header, not talk. A label alone on its
+            // line may have its time stamp opening the text below.
+            let mut line = line.trim_start();
+            if seg.text.is_empty() && seg.start_s.is_none() {
+                if let Some((t, after)) = leading_time(line) {
+                    seg.start_s = Some(t);
+                    line = after;
+                }
+            }
             join_turn(&mut seg.text, line);
         }
     }

@@ -5,14 +5,21 @@
 
 pub mod decode;
 pub mod detect;
+pub mod header;
 pub mod lang;
 pub mod pairs;
+pub mod phrases;
 pub mod roles;
 pub mod text;
 pub mod time;
 
+mod behaviour;
 mod cues;
+mod docx;
 mod labeled;
+mod markdown;
+mod markers;
+mod pdf;
 mod otter;
 mod raw;
 mod whisper;
@@ -38,6 +45,16 @@ pub enum Format {
     Otter,
     /// Whisper's (or whisperX's, or whisper.cpp's) JSON output.
     WhisperJson,
+    /// Zoom's saved meeting transcript: `[Name] 11:02:09` then the text.
+    Zoom,
+    /// Markdown: `**Name:** text` or a `### Name` heading with the text below.
+    Markdown,
+    /// Podcasting 2.0 JSON transcript: `segments` with `speaker`, `startTime`, `body`.
+    PodcastJson,
+    /// A Word document; its text is read as any other transcript (see `Transcript::layout`).
+    Docx,
+    /// A PDF with a text layer; its text is read as any other transcript.
+    Pdf,
 }
 
 impl Format {
@@ -49,6 +66,11 @@ impl Format {
             Format::Srt => "srt",
             Format::Otter => "otter",
             Format::WhisperJson => "whisper-json",
+            Format::Zoom => "zoom",
+            Format::Markdown => "markdown",
+            Format::PodcastJson => "podcast-json",
+            Format::Docx => "docx",
+            Format::Pdf => "pdf",
         }
     }
 }
@@ -77,6 +99,12 @@ pub struct Transcript {
     pub language: Language,
     /// The turns in order. Consecutive segments by the same named speaker are merged into one turn.
     pub turns: Vec<Turn>,
+    /// For a document (docx, pdf): the layout of the text inside it (labeled, otter, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Format>,
+    /// The header block: title, who interviewed whom, date, place.
+    #[serde(default)]
+    pub metadata: header::Metadata,
 }
 
 impl Transcript {
@@ -99,12 +127,26 @@ pub enum TranscriptError {
     NoText(&'static str),
     #[error("malformed JSON at line {line}, column {column}: {message}; {hint}")]
     Json { line: usize, column: usize, message: String, hint: &'static str },
-    #[error("JSON input is not a transcript: {0}; expected whisper's output with a \"segments\" array")]
+    #[error("JSON input is not a transcript: {0}; expected whisper's output or a Podcasting 2.0 transcript with a \"segments\" array")]
     NotTranscriptJson(String),
+    #[error("this {kind} file is damaged or incomplete: {why}; download or export it again, or save the transcript as .txt")]
+    CorruptDocument { kind: &'static str, why: String },
+    #[error("this {0} file is password-protected; remove the password (Word: File > Info > Protect Document) and save it again, or export the transcript as .txt")]
+    Encrypted(&'static str),
+    #[error("this PDF has no text layer (it is a scanned image); run OCR on it first (e.g. `ocrmypdf in.pdf out.pdf`) or export the transcript as text")]
+    NoTextLayer,
 }
 
 /// Parse decoded text, detecting its format unless `hint` names one.
 pub fn parse(text: &str, hint: Option<Format>) -> Result<Transcript, TranscriptError> {
+    // Byte-order marks turn up anywhere: after leading spaces, where sessions were concatenated.
+    let unmarked;
+    let text = if text.contains('\u{feff}') {
+        unmarked = text.replace('\u{feff}', "");
+        unmarked.as_str()
+    } else {
+        text
+    };
     if text.trim().is_empty() {
         return Err(TranscriptError::Empty);
     }
@@ -112,16 +154,30 @@ pub fn parse(text: &str, hint: Option<Format>) -> Result<Transcript, TranscriptE
         Some(f) => f,
         None => detect::detect_format(text),
     };
-    let segments = match format {
-        Format::WhisperJson => whisper::parse(text)?,
-        Format::Webvtt => cues::parse_vtt(text),
-        Format::Srt => cues::parse_srt(text),
-        Format::Otter => otter::parse(text),
-        Format::Labeled => labeled::parse(text),
+    let (metadata, body) = match format {
+        Format::WhisperJson | Format::PodcastJson | Format::Webvtt | Format::Srt => {
+            (header::Metadata::default(), text.to_string())
+        }
+        Format::Markdown => header::extract(&markdown::to_labeled(text)),
+        _ => header::extract(text),
+    };
+    let mut segments = match format {
+        Format::WhisperJson | Format::PodcastJson => whisper::parse(&body)?,
+        Format::Webvtt => cues::parse_vtt(&body),
+        Format::Srt => cues::parse_srt(&body),
+        Format::Otter | Format::Zoom => otter::parse(&body),
+        Format::Labeled | Format::Markdown | Format::Docx | Format::Pdf => labeled::parse(&body),
         Format::Raw => Vec::new(),
     };
-    let turns = if format == Format::Raw {
-        raw::parse(text)
+    for s in &mut segments {
+        s.text = markers::strip_inline(&s.text);
+    }
+    if format == Format::Zoom {
+        otter::relative_times(&mut segments);
+    }
+    let mut turns = if format == Format::Raw {
+        let lines: Vec<String> = body.lines().map(markers::strip_inline).collect();
+        raw::parse(&lines.join("\n"))
     } else if segments.iter().all(|s| s.speaker.is_none()) {
         // Timed formats without speaker names (plain SRT, whisper JSON) get the raw splitter over
         // their segments, so questions and answers are still found.
@@ -132,18 +188,37 @@ pub fn parse(text: &str, hint: Option<Format>) -> Result<Transcript, TranscriptE
     if !turns.iter().any(|t| text::has_words(&t.text)) {
         return Err(TranscriptError::NoText(match format {
             Format::Srt | Format::Webvtt => "cue numbers and timestamps",
-            Format::Otter => "speaker headers and timestamps",
+            Format::Otter | Format::Zoom => "speaker headers and timestamps",
             _ => "timestamps, numbers or punctuation",
         }));
     }
+    end_at_next_start(&mut turns);
     let language = lang::detect(turns.iter().map(|t| t.text.as_str()));
-    Ok(Transcript { format, language, turns })
+    Ok(Transcript { format, language, turns, layout: None, metadata })
 }
 
-/// Decode raw bytes and parse them.
+/// Decode raw bytes (text, or a .docx/.pdf document) and parse them.
 pub fn parse_bytes(bytes: &[u8], hint: Option<Format>) -> Result<Transcript, TranscriptError> {
     let decoded = decode::decode(bytes)?;
-    parse(&decoded.text, hint)
+    let inner_hint = hint.filter(|h| !matches!(h, Format::Docx | Format::Pdf));
+    let mut t = parse(&decoded.text, inner_hint)?;
+    if let Some(container) = decoded.container {
+        t.layout = Some(t.format);
+        t.format = container;
+    }
+    Ok(t)
+}
+
+/// Formats that stamp only where a turn starts (`[00:01:02] Name:`, `**Name:** \[12:34\]`): a
+/// turn ends where the next one starts; the last one's end stays unknown.
+fn end_at_next_start(turns: &mut [Turn]) {
+    if turns.iter().any(|t| t.end_s.is_some()) || turns.iter().all(|t| t.start_s.is_none()) {
+        return;
+    }
+    for i in 1..turns.len() {
+        let next = turns[i].start_s;
+        turns[i - 1].end_s = next;
+    }
 }
 
 /// A piece of talk before merging: a cue, a labeled line block, a whisper segment.

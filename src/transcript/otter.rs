@@ -1,5 +1,7 @@
-//! Otter-style exports: a header line `Speaker 1  0:02` (a name, spaces, a time), then the text.
-//! Only start times are given: a turn ends where the next one starts.
+//! Otter-style exports: a header line `Speaker 1  0:02` (a name, spaces, a time), then the text;
+//! Teams and Feishu/Lark documents use the same shape. Zoom's saved transcript writes the name in
+//! brackets and the wall-clock time (`[Priya Raman] 11:02:09`). Only start times are given: a turn
+//! ends where the next one starts.
 
 use std::sync::LazyLock;
 
@@ -19,12 +21,44 @@ pub(crate) fn header(line: &str) -> Option<(String, f64)> {
     }
     let caps = HEADER.as_ref()?.captures(line)?;
     let name = caps.name("name")?.as_str().trim();
+    let name = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(name).trim();
     let t = parse_clock(caps.name("t")?.as_str())?;
     label_like(name).then(|| (name.to_string(), t))
 }
 
-/// Otter when at least two header lines exist and most text blocks start with one.
+/// Zoom's saved transcript: the Otter shape with `[Name]` headers.
+pub(crate) fn looks_zoom(text: &str) -> bool {
+    let (mut bracketed, mut headers) = (0usize, 0usize);
+    for line in text.lines() {
+        if header(line).is_some() {
+            headers += 1;
+            bracketed += usize::from(line.trim_start().starts_with('['));
+        }
+    }
+    headers >= 2 && bracketed * 2 > headers
+}
+
+/// Wall-clock stamps become seconds from the first one (across midnight too).
+pub(crate) fn relative_times(segments: &mut [Segment]) {
+    let Some(first) = segments.iter().find_map(|s| s.start_s) else { return };
+    let rel = |t: f64| if t >= first { t - first } else { t + 86_400.0 - first };
+    for s in segments {
+        s.start_s = s.start_s.map(rel);
+        s.end_s = s.end_s.map(rel);
+    }
+}
+
+/// Otter when at least two header lines exist and most text blocks start with one; documents
+/// (Teams, Feishu) have no blank lines, so there a header must come every few lines instead.
 pub(crate) fn looks_otter(text: &str) -> bool {
+    let (mut all_headers, mut lines) = (0usize, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        lines += 1;
+        all_headers += usize::from(header(line).is_some());
+    }
+    if all_headers >= 2 && all_headers * 4 >= lines {
+        return true;
+    }
     let mut headers = 0usize;
     let mut blocks = 0usize;
     let mut prev_blank = true;

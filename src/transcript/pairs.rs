@@ -11,7 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::lang::is_cjk;
-use super::roles::{is_ack, is_question_turn, Role};
+use super::behaviour::closing_turn;
+use super::phrases::{is_ack, is_backchannel, is_question_turn, is_small_talk};
+use super::roles::Role;
 use super::text::{join_turn, normalize, sentences};
 use super::Transcript;
 
@@ -121,12 +123,16 @@ impl Acc {
     }
 }
 
-/// Split role-tagged turns (`roles[i]` is the role of `t.turns[i]`) into pairs.
+/// Split role-tagged turns (`roles[i]` is the role of `t.turns[i]`) into pairs. Small talk before
+/// the first real question, and the candidate's own questions after "Do you have any questions
+/// for us?", are not pairs.
 pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
     let mut pairs: Vec<QaPair> = Vec::new();
     let mut question: Option<Acc> = None;
     let mut answer: Option<Acc> = None;
-    for (turn, role) in t.turns.iter().zip(roles.iter().chain(std::iter::repeat(&Role::Unknown))) {
+    let closing = closing_turn(t).unwrap_or(t.turns.len());
+    let roles = roles.iter().chain(std::iter::repeat(&Role::Unknown));
+    for (turn, role) in t.turns[..closing].iter().zip(roles) {
         match role {
             Role::Interviewer => {
                 let asked = strip_leading_acks(&turn.text);
@@ -142,8 +148,8 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
                 }
             }
             Role::Candidate => {
-                if question.is_none() {
-                    continue; // small talk before the first question
+                if question.is_none() || answer.is_none() && is_backchannel(&turn.text) {
+                    continue; // talk before the first question, or "Mm-hmm" while it is asked
                 }
                 match answer.as_mut() {
                     Some(a) => a.add(&turn.text, turn.end_s),
@@ -154,13 +160,14 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
         }
     }
     close(&mut pairs, question, answer);
-    pairs
+    drop_opening_small_talk(pairs)
 }
 
 fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
     let Some(q) = question else { return };
-    // A closing remark with no answer ("Thanks, we'll be in touch.") is not a question.
-    if answer.is_none() && !is_question_turn(&q.text) {
+    // A closing remark with no answer ("Thanks, we'll be in touch.") is not a question, nor are
+    // thanks and goodbyes the candidate answers in kind.
+    if !is_question_turn(&q.text) && (answer.is_none() || is_farewell(&q.text)) {
         return;
     }
     let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, prev)).map(|p| p.index);
@@ -176,6 +183,14 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
         end_s: end,
         follow_up_of,
     });
+}
+
+/// Thanks and goodbyes that end an interview or a show.
+fn is_farewell(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    ["thank you", "thanks for", "thanks so much", "goodbye", "bye", "take care", "谢谢", "感谢", "再见", "辛苦了"]
+        .iter()
+        .any(|p| lower.contains(p))
 }
 
 /// Remove acknowledgement sentences at the start of an interviewer turn.
@@ -206,6 +221,77 @@ fn is_follow_up(question: &str, prev: &QaPair) -> bool {
     context.extend(content_tokens(&prev.answer));
     let shared = q.iter().filter(|t| context.contains(*t)).count();
     shared as f64 / q.len() as f64 >= OVERLAP_FOLLOW_UP
+}
+
+/// Share of the pairs, from the start, that may be small talk.
+const OPENING_SHARE: f64 = 0.25;
+/// A reply this long is an answer, not small talk.
+const REAL_ANSWER_WORDS: usize = 40;
+const REAL_ANSWER_CJK: usize = 80;
+
+/// Drop the greetings, line checks and introductions before the interview proper. When an
+/// early question opens it ("Let's start with…", "正式开始", "Walk us through…") and every pair
+/// before it got only a short reply, those pairs were small talk; otherwise only leading
+/// pleasantries ("Can you hear me okay?") with short replies are dropped. A short interview's
+/// first answers may be short too, so nothing else is.
+fn drop_opening_small_talk(mut pairs: Vec<QaPair>) -> Vec<QaPair> {
+    let cap = (pairs.len() as f64 * OPENING_SHARE).floor() as usize;
+    let early = pairs.len().min(cap + 1);
+    let start = match (0..early).find(|&i| opens_interview(&pairs[i].question)) {
+        Some(m) if pairs[..m].iter().all(short_reply) => m,
+        Some(_) => 0,
+        None => pairs.iter().take(cap).take_while(|p| is_small_talk(&p.question) && short_reply(p)).count(),
+    };
+    if start == 0 {
+        return pairs;
+    }
+    pairs.drain(..start);
+    for (i, p) in pairs.iter_mut().enumerate() {
+        p.index = i + 1;
+        p.follow_up_of = p.follow_up_of.and_then(|f| f.checked_sub(start)).filter(|&f| f >= 1);
+    }
+    pairs
+}
+
+fn short_reply(p: &QaPair) -> bool {
+    let (cjk, words) = super::lang::counts(&p.answer);
+    words < REAL_ANSWER_WORDS && cjk < REAL_ANSWER_CJK
+}
+
+/// "Let's start with…", "first question", "先做个自我介绍", "正式开始", or a topic prompt.
+fn opens_interview(question: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "let's start",
+        "let's begin",
+        "let's get started",
+        "let's kick off",
+        "let's dive in",
+        "let's jump in",
+        "let's get into",
+        "first question",
+        "to start with",
+        "to begin with",
+        "tell me about",
+        "tell us about",
+        "walk me through",
+        "walk us through",
+        "talk me through",
+        "talk us through",
+        "正式开始",
+        "我们开始",
+        "直接开始",
+        "开始吧",
+        "第一个问题",
+        "先从",
+        "自我介绍",
+        "请介绍",
+        "介绍一下你",
+        "说说你",
+        "讲讲你",
+        "谈谈你",
+    ];
+    let lower = question.to_lowercase();
+    MARKERS.iter().any(|m| lower.contains(m))
 }
 
 const STOP_EN: &[&str] = &[
@@ -259,6 +345,8 @@ mod tests {
                 turn("I", "好的。"),
                 turn("I", "谢谢你的时间，今天就到这里。"),
             ],
+            layout: None,
+            metadata: Default::default(),
         };
         let roles: Vec<Role> = t
             .turns

@@ -1,5 +1,6 @@
 //! Whisper's JSON (`{"segments": [{start, end, text}]}`), whisperX's (segments with `speaker`),
-//! whisper.cpp's (`{"transcription": [{offsets: {from, to}, text}]}`), or a bare segment array.
+//! whisper.cpp's (`{"transcription": [{offsets: {from, to}, text}]}`), a bare segment array, or a
+//! Podcasting 2.0 transcript (`{"segments": [{speaker, startTime, endTime, body}]}`).
 
 use serde_json::Value;
 
@@ -39,14 +40,18 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Segment>, TranscriptError> {
         let Some(obj) = s.as_object() else {
             return Err(TranscriptError::NotTranscriptJson(format!("segment {i} is not an object")));
         };
-        let text = obj.get("text").and_then(Value::as_str).unwrap_or("").trim().to_string();
+        // Podcasting 2.0 writes `body`, `startTime`, `endTime`.
+        let text = obj.get("text").or_else(|| obj.get("body")).and_then(Value::as_str).unwrap_or("").trim().to_string();
         let (start_s, end_s) = match obj.get("offsets") {
             // whisper.cpp writes milliseconds.
             Some(off) => (
                 off.get("from").and_then(Value::as_f64).map(|v| v / 1000.0),
                 off.get("to").and_then(Value::as_f64).map(|v| v / 1000.0),
             ),
-            None => (num(obj.get("start")), num(obj.get("end"))),
+            None => (
+                num(obj.get("start").or_else(|| obj.get("startTime"))),
+                num(obj.get("end").or_else(|| obj.get("endTime"))),
+            ),
         };
         let speaker =
             obj.get("speaker").and_then(Value::as_str).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
