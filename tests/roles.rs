@@ -32,7 +32,8 @@ fn weak_evidence_is_said_and_names_settle_it() {
     let ivd = Ivd::new();
     let (code, v, _) = split(&ivd, &path, &[]);
     assert_eq!(code, Some(0));
-    let weakest = v["speakers"].as_array().unwrap().iter().map(|s| s["confidence"].as_f64().unwrap()).fold(1.0, f64::min);
+    let weakest =
+        v["speakers"].as_array().unwrap().iter().map(|s| s["confidence"].as_f64().unwrap()).fold(1.0, f64::min);
     assert!(weakest < 0.75, "evenly matched speakers should be uncertain: {v}");
     let md = ivd.run(&["split", path.to_str().unwrap()]);
     assert!(stdout(&md).contains("Roles uncertain"), "{}", stdout(&md));

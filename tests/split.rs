@@ -72,7 +72,9 @@ fn every_sample_splits_exactly_as_expected() {
         errs.extend(check_sample(&ivd, f));
     }
     assert!(errs.is_empty(), "{} problems:\n{}", errs.len(), errs.join("\n"));
-    for f in ["labeled", "raw", "webvtt", "srt", "otter", "whisper-json", "markdown", "zoom", "podcast-json", "docx", "pdf"] {
+    for f in
+        ["labeled", "raw", "webvtt", "srt", "otter", "whisper-json", "markdown", "zoom", "podcast-json", "docx", "pdf"]
+    {
         assert!(formats.contains(f), "no sample in format {f}");
     }
     println!("{} samples split exactly as expected", files.len());

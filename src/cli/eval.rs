@@ -70,6 +70,25 @@ fn text(r: &EvalReport) -> String {
         100.0 * c.partial_rising,
         c.partial_entries
     );
+    let _ = writeln!(
+        s,
+        "\nwhole interviews, searched and scored as `ivd diagnose` does (first reference only in brackets)"
+    );
+    for i in &r.interviews {
+        let _ = writeln!(
+            s,
+            "  {:<18} {:<8} {:>3} questions: own answers median {:.0}, under 25 {:.0}% ({:.0}%); moved to other questions median {:.0}, 50+ {:.1}% ({:.1}%)",
+            i.file,
+            i.part,
+            i.questions,
+            i.own_median,
+            100.0 * i.own_off_topic,
+            100.0 * i.own_off_topic_first_only,
+            i.moved_median,
+            100.0 * i.moved_50,
+            100.0 * i.moved_50_first_only
+        );
+    }
     let _ = writeln!(s, "\ngraded answers (data/eval; constants fitted on the fit part only)");
     for g in &r.graded {
         let medians: Vec<String> = eval::graded::LABELS

@@ -84,7 +84,7 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
                     let rows: Vec<serde_json::Value> = out
                         .hits
                         .iter()
-                        .map(|h| serde_json::json!({"id": h.id, "dimension": h.dimension, "question": h.question, "score": h.score, "relevance": h.relevance, "similarity": h.similarity}))
+                        .map(|h| serde_json::json!({"id": h.id, "dimension": h.dimension, "question": h.question, "score": h.score, "relevance": h.relevance, "precision": h.precision, "similarity": h.similarity}))
                         .collect();
                     serde_json::to_string_pretty(&rows).context("cannot encode the hits")? + "\n"
                 }

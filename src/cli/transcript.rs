@@ -76,11 +76,13 @@ pub(super) async fn diagnose(
         ReportFormatArg::Json => ReportFormat::Json,
     };
     let (report, rendered) =
-        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints()).await.map_err(|e| {
-            let mut err = CliError::from(e);
-            err.error = err.error.context(format!("cannot diagnose {}", file.display()));
-            err
-        })?;
+        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints())
+            .await
+            .map_err(|e| {
+                let mut err = CliError::from(e);
+                err.error = err.error.context(format!("cannot diagnose {}", file.display()));
+                err
+            })?;
     if report.questions.is_empty() {
         eprintln!("warning: no question/answer pairs found in {}; is this an interview transcript?", file.display());
     }
@@ -164,8 +166,13 @@ fn split_markdown(r: &SplitResult) -> String {
     for (k, v) in &m.fields {
         let _ = writeln!(s, "- {k}: {v}");
     }
-    let _ = writeln!(s, "\n| id | name | role | confidence | decided by | turns | talk time (s) |\n|---|---|---|---|---|---|---|");
-    let word = |v: serde_json::Result<serde_json::Value>| v.ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "\n| id | name | role | confidence | decided by | turns | talk time (s) |\n|---|---|---|---|---|---|---|"
+    );
+    let word = |v: serde_json::Result<serde_json::Value>| {
+        v.ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    };
     for sp in &r.speakers {
         let talk = sp.talk_time_s.map(|t| format!("{t:.1}")).unwrap_or_else(|| "-".into());
         let _ = writeln!(
@@ -211,4 +218,3 @@ fn split_markdown(r: &SplitResult) -> String {
     }
     s
 }
-

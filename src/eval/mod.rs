@@ -2,6 +2,7 @@
 //! expert answer scored against itself. Sits above `kb` and `scoring`; only the CLI imports it.
 
 pub mod graded;
+pub mod interviews;
 pub mod retrieval;
 pub mod sets;
 
@@ -88,6 +89,8 @@ pub struct EvalReport {
     pub sets: Vec<SetRow>,
     pub comparisons: Comparisons,
     pub graded: Vec<GradedRow>,
+    /// Whole interviews scored as `ivd diagnose` does, against their answers moved elsewhere.
+    pub interviews: Vec<interviews::InterviewRow>,
     pub degraded: Option<String>,
     #[serde(skip)]
     pub items: Vec<Item>,
@@ -143,6 +146,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
         sets: set_rows(&items),
         comparisons: comparisons(&items),
         graded: graded_rows(&items, &found),
+        interviews: interviews::run(s)?,
         degraded: s.degraded.clone(),
         items,
     })

@@ -60,7 +60,6 @@ async fn steps(
         )
         .await?;
         let relevant = references(&found.hits);
-        let best = relevant.first().map(|h| h.id.clone());
         // Each question's feedback speaks that question's language (a mixed interview switches).
         let q_lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&pair.question, &pair.answer));
         let analysis = call(
@@ -68,12 +67,23 @@ async fn steps(
             AnalyzeContentArgs {
                 question: pair.question.clone(),
                 answer: pair.answer.clone(),
-                reference_id: best,
+                reference_id: None,
                 lang: Some(lang_code(q_lang).into()),
             },
             ctx,
         )
         .await?;
+        // The entry the answer was scored against leads; with none, nothing found fits.
+        let mut relevant = relevant;
+        match &analysis.reference_id {
+            Some(id) => {
+                if let Some(at) = relevant.iter().position(|h| &h.id == id) {
+                    let chosen = relevant.remove(at);
+                    relevant.insert(0, chosen);
+                }
+            }
+            None => relevant.clear(),
+        }
         let references = relevant
             .iter()
             .map(|h| {
@@ -86,7 +96,10 @@ async fn steps(
             .collect();
         questions.push(QuestionReport {
             pair: pair.clone(),
-            dimension: relevant.first().map(|h| h.dimension.clone()),
+            // A behavioral question the base has no entry for is still a behavioral question.
+            dimension: relevant.first().map(|h| h.dimension.clone()).or_else(|| {
+                crate::scoring::star::is_behavioral_question(&pair.question).then(|| "behavioral".to_string())
+            }),
             references,
             content: analysis.content,
             speech: None,

@@ -8,8 +8,8 @@ use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
 use crate::tools::parse_transcript::{ParseTranscript, ParseTranscriptArgs};
 use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
 use crate::tools::{call, ToolContext, ToolError};
-use crate::transcript::pairs::QaPair;
 use crate::transcript::header::Metadata;
+use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::{RoleHints, Speaker};
 use crate::transcript::{Format, Language, Transcript};
 

@@ -27,7 +27,8 @@ pub struct AnalyzeContentArgs {
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct AnalyzeContentOutput {
     pub content: ContentScore,
-    /// The entry the answer was scored against, if any was relevant.
+    /// The entry the answer was scored against: the given one, or of the found ones the first the
+    /// answer addresses; none when the answer fits the question but none of the entries found.
     pub reference_id: Option<String>,
     /// Relevant entries found for the question (empty when `reference_id` was given).
     pub references: Vec<SearchHit>,
@@ -41,22 +42,17 @@ impl Tool for AnalyzeContent {
 
     async fn execute(&self, args: AnalyzeContentArgs, ctx: &ToolContext) -> Result<AnalyzeContentOutput, ToolError> {
         let kb = ctx.kb()?;
-        let (reference_id, references) = match args.reference_id {
-            Some(id) => {
-                if kb.kb.get(&id).is_none() {
-                    return Err(ToolError::new(
-                        ErrorCode::NotFound,
-                        format!("no knowledge-base entry {id:?}"),
-                        "use an id returned by query_knowledge_base, or omit reference_id",
-                    ));
-                }
-                (Some(id), Vec::new())
-            }
-            None => {
-                let relevant = kb.references_for(&args.question)?;
-                (relevant.first().map(|h| h.id.clone()), relevant)
-            }
+        let given = match args.reference_id.as_deref() {
+            Some(id) => Some(kb.position(id).ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::NotFound,
+                    format!("no knowledge-base entry {id:?}"),
+                    "use an id returned by query_knowledge_base, or omit reference_id",
+                )
+            })?),
+            None => None,
         };
+        let references = if given.is_some() { Vec::new() } else { kb.references_for(&args.question)? };
         let lang = match args.lang.as_deref() {
             Some("zh") => crate::kb::Lang::Zh,
             Some("en") => crate::kb::Lang::En,
@@ -69,8 +65,12 @@ impl Tool for AnalyzeContent {
             }
             None => crate::scoring::lang_of(&args.question, &args.answer),
         };
-        let position = reference_id.as_deref().and_then(|id| kb.position(id));
-        let content = crate::scoring::assess(&kb, &args.question, &args.answer, position, lang)?;
+        // A reference the caller chose is used as given; found ones let the answer pick.
+        let (chosen, content) = match given {
+            Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang)?),
+            None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang)?,
+        };
+        let reference_id = chosen.and_then(|i| kb.kb.entries.get(i)).map(|e| e.id.clone());
         Ok(AnalyzeContentOutput { content, reference_id, references })
     }
 }

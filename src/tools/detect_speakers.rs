@@ -32,7 +32,9 @@ impl Tool for DetectSpeakers {
         let hints = RoleHints { interviewers: args.interviewers, candidates: args.candidates };
         roles::detect_with(&args.transcript, &hints).map_err(|e| {
             let hint = match e {
-                RoleError::UnknownSpeaker { .. } => "give a name as the transcript writes it (`ivd split FILE` lists them)",
+                RoleError::UnknownSpeaker { .. } => {
+                    "give a name as the transcript writes it (`ivd split FILE` lists them)"
+                }
                 RoleError::NoSpeakers => "drop --interviewer/--candidate, or give a transcript with speaker labels",
             };
             ToolError::input(e.to_string(), hint)

@@ -91,8 +91,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, TranscriptError> {
 fn looks_pdf(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(1024)];
     let tail = &bytes[bytes.len().saturating_sub(2048)..];
-    bytes.starts_with(b"%PDF-")
-        || head.windows(5).any(|w| w == b"%PDF-") && tail.windows(5).any(|w| w == b"%%EOF")
+    bytes.starts_with(b"%PDF-") || head.windows(5).any(|w| w == b"%PDF-") && tail.windows(5).any(|w| w == b"%%EOF")
 }
 
 fn document(text: String, encoding: &'static str, container: Format) -> Result<Decoded, TranscriptError> {

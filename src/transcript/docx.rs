@@ -19,7 +19,8 @@ const MAX_XML_BYTES: u64 = 256 * 1024 * 1024;
 /// Extract the text of a .docx as lines.
 pub(crate) fn extract(bytes: &[u8]) -> Result<String, TranscriptError> {
     let corrupt = |why: String| TranscriptError::CorruptDocument { kind: "Word (.docx)", why };
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| corrupt(format!("it is not a readable zip ({e})")))?;
+    let mut zip =
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| corrupt(format!("it is not a readable zip ({e})")))?;
     if zip.index_for_name("word/document.xml").is_none() {
         return Err(other_zip(&zip));
     }
@@ -60,7 +61,8 @@ fn document_text(xml: &[u8]) -> Result<String, String> {
     // Inside <w:t> (text we keep), inside <w:delText>/<w:instrText> (text we drop), table depth.
     let (mut in_text, mut skipping, mut table_depth) = (false, false, 0usize);
     loop {
-        let event = reader.read_event_into(&mut buf).map_err(|e| format!("word/document.xml is not valid XML ({e})"))?;
+        let event =
+            reader.read_event_into(&mut buf).map_err(|e| format!("word/document.xml is not valid XML ({e})"))?;
         match event {
             Event::Start(e) => match e.local_name().as_ref() {
                 b"t" => in_text = true,

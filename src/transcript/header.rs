@@ -44,6 +44,9 @@ enum Key {
     Other,
 }
 
+/// Title lines (a title, a project name, a subtitle) a header may open with.
+const MAX_TITLE_LINES: usize = 3;
+
 /// Header keys, lowercased.
 fn key_kind(key: &str) -> Option<Key> {
     let k = key.trim().trim_matches(|c| c == '*' || c == '_').trim().to_lowercase();
@@ -110,7 +113,7 @@ pub(crate) fn extract(text: &str) -> (Metadata, String) {
     let mut meta = Metadata::default();
     let mut keep = vec![true; lines.len()];
     // The header: a title, metadata lines and blanks before the first turn.
-    let mut title_at = None;
+    let mut titles: Vec<usize> = Vec::new();
     let mut candidates: Vec<(usize, Key, String, String)> = Vec::new();
     for (i, line) in lines.iter().enumerate().take(60) {
         let t = line.trim();
@@ -122,8 +125,8 @@ pub(crate) fn extract(text: &str) -> (Metadata, String) {
             continue;
         }
         let title_like = split_label(t).is_none() && !t.ends_with(['?', '？']) && t.chars().count() <= 120;
-        if title_at.is_none() && candidates.is_empty() && title_like {
-            title_at = Some(i);
+        if titles.len() < MAX_TITLE_LINES && candidates.is_empty() && title_like {
+            titles.push(i);
             continue;
         }
         break;
@@ -143,10 +146,13 @@ pub(crate) fn extract(text: &str) -> (Metadata, String) {
         }
         keep[i] = false;
     }
-    // A first line followed by header lines is the title; alone, it may be talk.
-    if let Some(i) = title_at.filter(|_| !meta.is_empty()) {
-        meta.title = Some(lines[i].trim().trim_start_matches('#').trim().to_string());
-        keep[i] = false;
+    // First lines followed by header lines are the title; alone, they may be talk.
+    if !meta.is_empty() && !titles.is_empty() {
+        let parts: Vec<&str> = titles.iter().map(|&i| lines[i].trim().trim_start_matches('#').trim()).collect();
+        meta.title = Some(parts.join(" — "));
+        for i in titles {
+            keep[i] = false;
+        }
     }
     let mut out = String::with_capacity(text.len());
     for (i, line) in lines.iter().enumerate() {
@@ -214,7 +220,8 @@ mod tests {
 
     #[test]
     fn role_key_as_header_or_as_turn() {
-        let (meta, body) = extract("面试官：张三\n候选人：李四\n日期：2026-10-12\n\n张三：你好，请先介绍一下自己。\n李四：好的。\n");
+        let (meta, body) =
+            extract("面试官：张三\n候选人：李四\n日期：2026-10-12\n\n张三：你好，请先介绍一下自己。\n李四：好的。\n");
         assert_eq!((meta.interviewers.len(), meta.interviewees.len()), (1, 1));
         assert!(!body.contains("面试官"));
         let (meta, body) = extract("面试官：张三\n候选人：你好。\n面试官：讲讲项目？\n");

@@ -68,8 +68,20 @@ const NON_SPEECH: &[&str] = &[
 ];
 
 /// Labels that introduce a break in the show, not a speaker (`**Break**: \[27:50\]`).
-const MARKER_LABELS: &[&str] =
-    &["break", "ad break", "ad", "ads", "sponsor", "sponsor break", "intro", "outro", "music", "广告", "中场休息", "休息"];
+const MARKER_LABELS: &[&str] = &[
+    "break",
+    "ad break",
+    "ad",
+    "ads",
+    "sponsor",
+    "sponsor break",
+    "intro",
+    "outro",
+    "music",
+    "广告",
+    "中场休息",
+    "休息",
+];
 
 /// Session and tape lines written without brackets.
 const SESSION_WORDS: &[&str] = &["session", "tape", "side", "part", "day", "interview session", "第"];

@@ -19,8 +19,8 @@ mod docx;
 mod labeled;
 mod markdown;
 mod markers;
-mod pdf;
 mod otter;
+mod pdf;
 mod raw;
 mod whisper;
 
@@ -129,7 +129,9 @@ pub enum TranscriptError {
     Json { line: usize, column: usize, message: String, hint: &'static str },
     #[error("JSON input is not a transcript: {0}; expected whisper's output or a Podcasting 2.0 transcript with a \"segments\" array")]
     NotTranscriptJson(String),
-    #[error("this {kind} file is damaged or incomplete: {why}; download or export it again, or save the transcript as .txt")]
+    #[error(
+        "this {kind} file is damaged or incomplete: {why}; download or export it again, or save the transcript as .txt"
+    )]
     CorruptDocument { kind: &'static str, why: String },
     #[error("this {0} file is password-protected; remove the password (Word: File > Info > Protect Document) and save it again, or export the transcript as .txt")]
     Encrypted(&'static str),

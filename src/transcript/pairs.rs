@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::lang::is_cjk;
 use super::behaviour::closing_turn;
+use super::lang::is_cjk;
 use super::phrases::{is_ack, is_backchannel, is_question_turn, is_small_talk};
 use super::roles::Role;
 use super::text::{join_turn, normalize, sentences};

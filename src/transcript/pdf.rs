@@ -248,7 +248,12 @@ fn strip_furniture(pages: Vec<String>) -> Vec<String> {
 
 /// A line with its digits blurred, so "Page 2" and "Page 3" share a shape.
 fn shape(line: &str) -> String {
-    line.split_whitespace().collect::<Vec<_>>().join(" ").chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect()
+    line.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .collect()
 }
 
 fn is_page_number(line: &str) -> bool {

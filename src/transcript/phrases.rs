@@ -161,7 +161,10 @@ pub fn is_backchannel(text: &str) -> bool {
     let norm = normalize(text);
     !norm.is_empty()
         && norm.split(' ').all(|w| {
-            matches!(w, "mm-hmm" | "mm" | "mhm" | "uh-huh" | "hmm" | "um" | "uh" | "嗯" | "嗯嗯" | "嗯哼" | "哦" | "嗯嗯嗯")
+            matches!(
+                w,
+                "mm-hmm" | "mm" | "mhm" | "uh-huh" | "hmm" | "um" | "uh" | "嗯" | "嗯嗯" | "嗯哼" | "哦" | "嗯嗯嗯"
+            )
         })
 }
 
@@ -232,8 +235,11 @@ const SMALL_TALK: &[&str] = &[
 /// Whether a question is small talk: every asking sentence is a pleasantry, and not much more
 /// ("How are you handling retries in the loop?" is not).
 pub fn is_small_talk(question: &str) -> bool {
-    let asking: Vec<String> =
-        sentences(question).into_iter().filter(|s| is_question_sentence(s)).map(|s| normalize(&s.replace('’', "'"))).collect();
+    let asking: Vec<String> = sentences(question)
+        .into_iter()
+        .filter(|s| is_question_sentence(s))
+        .map(|s| normalize(&s.replace('’', "'")))
+        .collect();
     let pleasantry = |s: &String| {
         SMALL_TALK.iter().any(|p| {
             let (cjk, words) = super::lang::counts(s);

@@ -269,5 +269,4 @@ mod tests {
         assert_eq!(explicit_role("Priya Raman"), None);
         assert_eq!(explicit_role("Alex"), None);
     }
-
 }

@@ -21,7 +21,11 @@ pub fn sample_files() -> Vec<PathBuf> {
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             !name.contains(".expected.")
-                && matches!(p.extension().and_then(|e| e.to_str()), Some("txt" | "vtt" | "srt" | "json" | "md" | "docx" | "pdf"))
+                && name != "README.md"
+                && matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("txt" | "vtt" | "srt" | "json" | "md" | "docx" | "pdf")
+                )
         })
         .collect();
     v.sort();
