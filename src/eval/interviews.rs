@@ -64,7 +64,8 @@ pub fn run(s: &KbSearch) -> Result<Vec<InterviewRow>, KbError> {
                 moved_first.push(f);
             }
         }
-        let share = |v: &[f64], pred: &dyn Fn(f64) -> bool| v.iter().filter(|x| pred(**x)).count() as f64 / v.len() as f64;
+        let share =
+            |v: &[f64], pred: &dyn Fn(f64) -> bool| v.iter().filter(|x| pred(**x)).count() as f64 / v.len() as f64;
         rows.push(InterviewRow {
             file: file.to_string(),
             part: part.to_string(),

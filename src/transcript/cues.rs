@@ -35,11 +35,24 @@ pub(crate) fn parse_srt(text: &str) -> Vec<Segment> {
     to_segments(blocks(text))
 }
 
-/// Split into cues: a block is the lines between blank lines; its timing line holds `-->`.
+/// Split into cues: a block is the lines between blank lines; its timing line holds `-->`. Cues
+/// copied into a document lose their blank lines, so a second timing line also starts a cue (with
+/// the id line before it).
 fn blocks(text: &str) -> Vec<Cue> {
     let mut cues = Vec::new();
     let mut block: Vec<&str> = Vec::new();
     for line in text.lines().chain(std::iter::once("")) {
+        if line.contains("-->") && block.iter().any(|l| l.contains("-->")) {
+            let id = block.last().filter(|l| is_cue_id(l)).copied();
+            if id.is_some() {
+                block.pop();
+            }
+            if let Some(c) = cue(&block) {
+                cues.push(c);
+            }
+            block.clear();
+            block.extend(id);
+        }
         if line.trim().is_empty() {
             if !block.is_empty() {
                 if let Some(c) = cue(&block) {
@@ -52,6 +65,14 @@ fn blocks(text: &str) -> Vec<Cue> {
         }
     }
     cues
+}
+
+/// A cue id: a number (SRT, Zoom) or a Teams-style `guid/n-k`.
+fn is_cue_id(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty()
+        && !t.contains(' ')
+        && (t.chars().all(|c| c.is_ascii_digit()) || t.contains('/') && t.chars().any(|c| c.is_ascii_digit()))
 }
 
 fn cue(block: &[&str]) -> Option<Cue> {
@@ -155,6 +176,14 @@ fn strip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cues_without_blank_lines() {
+        let text = "1\n00:00:01,000 --> 00:00:02,000\nAnn: Hi?\n2\n00:00:03,000 --> 00:00:04,000\nBo: Hello.\n";
+        let segs = parse_srt(text);
+        assert_eq!(segs.len(), 2);
+        assert_eq!((segs[1].speaker.as_deref(), segs[1].text.as_str()), (Some("Bo"), "Hello."));
+    }
 
     #[test]
     fn teams_and_zoom() {
