@@ -121,6 +121,10 @@ pub(crate) fn extract(text: &str) -> (Metadata, String) {
             continue;
         }
         if let Some((kind, key, value)) = key_value(t) {
+            // `面试官：你好，请先介绍一下` is talk: the header has ended.
+            if kind != Key::Other && names(&value).is_none() {
+                break;
+            }
             candidates.push((i, kind, key, value));
             continue;
         }
