@@ -17,13 +17,21 @@ pub fn band(score: u32) -> &'static str {
     }
 }
 
-/// A vertical bar per question, 0-100.
+/// Widest the bar chart gets: a 90-minute interview's 60 questions share it with thinner bars.
+const BARS_MAX_WIDTH: f64 = 760.0;
+
+/// A vertical bar per question, 0-100. Many questions get thinner bars, scores only in the
+/// tooltip, and a label on every few bars, so the chart always fits the page.
 pub fn bars(items: &[(String, u32)]) -> String {
-    let bar_w = 28.0;
-    let gap = 12.0;
     let h = 160.0;
     let left = 30.0;
-    let width = left + items.len() as f64 * (bar_w + gap) + gap;
+    let n = items.len().max(1) as f64;
+    let slot = ((BARS_MAX_WIDTH - left) / n).min(40.0);
+    let (bar_w, gap) = (slot * 0.7, slot * 0.3);
+    let width = left + n * slot + gap;
+    // A label such as "Q60" needs about 28 px.
+    let label_every = (28.0 / slot).ceil().max(1.0) as usize;
+    let show_scores = slot >= 22.0;
     let mut s = String::new();
     let _ = write!(
         s,
@@ -38,19 +46,27 @@ pub fn bars(items: &[(String, u32)]) -> String {
         );
     }
     for (i, (label, score)) in items.iter().enumerate() {
-        let x = left + gap + i as f64 * (bar_w + gap);
+        let x = left + gap + i as f64 * slot;
         let bh = h * (*score).min(100) as f64 / 100.0;
         let y = 10.0 + h - bh;
+        let mid = x + bar_w / 2.0;
         let _ = write!(
             s,
-            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar_w}" height="{bh:.1}" fill="{}"><title>{} {score}</title></rect><text x="{:.1}" y="{:.1}" font-size="10" text-anchor="middle">{score}</text><text x="{:.1}" y="190" font-size="11" text-anchor="middle">{}</text>"#,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar_w:.1}" height="{bh:.1}" fill="{}"><title>{} {score}</title></rect>"#,
             band(*score),
             esc(label),
-            x + bar_w / 2.0,
-            y - 3.0,
-            x + bar_w / 2.0,
-            esc(label)
         );
+        if show_scores {
+            let _ = write!(
+                s,
+                r#"<text x="{mid:.1}" y="{:.1}" font-size="10" text-anchor="middle">{score}</text>"#,
+                y - 3.0
+            );
+        }
+        if i % label_every == 0 {
+            let _ =
+                write!(s, r#"<text x="{mid:.1}" y="190" font-size="11" text-anchor="middle">{}</text>"#, esc(label));
+        }
     }
     s.push_str("</svg>");
     s
