@@ -2,12 +2,10 @@
 
 use std::time::Instant;
 
-use crate::kb::search::{references, REFERENCE_CANDIDATES};
 use crate::kb::Lang;
 use crate::report::model::{QuestionReport, Reference, Report, SourceInfo};
 use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
 use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
-use crate::tools::query_knowledge_base::{QueryKnowledgeBase, QueryKnowledgeBaseArgs};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::roles::RoleHints;
 
@@ -48,18 +46,6 @@ async fn steps(
     let (split, transcript) = super::split_transcript::run(ctx, path, hints).await?;
     let mut questions = Vec::with_capacity(split.pairs.len());
     for pair in &split.pairs {
-        let found = call(
-            &QueryKnowledgeBase,
-            QueryKnowledgeBaseArgs {
-                query: pair.question.clone(),
-                dimension: None,
-                top_k: Some(REFERENCE_CANDIDATES),
-                mode: None,
-            },
-            ctx,
-        )
-        .await?;
-        let relevant = references(&found.hits);
         // Each question's feedback speaks that question's language (a mixed interview switches).
         let q_lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&pair.question, &pair.answer));
         let analysis = call(
@@ -73,8 +59,9 @@ async fn steps(
             ctx,
         )
         .await?;
-        // The entry the answer was scored against leads; with none, nothing found fits.
-        let mut relevant = relevant;
+        // The entries found for the question (searched once, by the analysis); the one the
+        // answer was scored against leads; with none, nothing found fits.
+        let mut relevant = analysis.references.clone();
         match &analysis.reference_id {
             Some(id) => {
                 if let Some(at) = relevant.iter().position(|h| &h.id == id) {

@@ -42,8 +42,11 @@ fn blocks(text: &str) -> Vec<Cue> {
     let mut cues = Vec::new();
     let mut block: Vec<&str> = Vec::new();
     for line in text.lines().chain(std::iter::once("")) {
-        if line.contains("-->") && block.iter().any(|l| l.contains("-->")) {
-            let id = block.last().filter(|l| is_cue_id(l)).copied();
+        if is_timing(line) && block.iter().any(|l| is_timing(l)) {
+            // The line before the new timing line is its id only when the previous cue still has
+            // text after its own timing line without it.
+            let timing_at = block.iter().position(|l| is_timing(l)).unwrap_or(0);
+            let id = block.last().filter(|l| is_cue_id(l) && block.len() >= timing_at + 3).copied();
             if id.is_some() {
                 block.pop();
             }
@@ -65,6 +68,13 @@ fn blocks(text: &str) -> Vec<Cue> {
         }
     }
     cues
+}
+
+/// `00:00:01.000 --> 00:00:02.500` (settings may follow), not talk that mentions an arrow.
+fn is_timing(line: &str) -> bool {
+    line.split_once("-->").is_some_and(|(l, r)| {
+        parse_clock(l.trim()).is_some() && r.split_whitespace().next().and_then(parse_clock).is_some()
+    })
 }
 
 /// A cue id: a number (SRT, Zoom) or a Teams-style `guid/n-k`.

@@ -26,10 +26,14 @@ pub(crate) fn extract(bytes: &[u8]) -> Result<String, TranscriptError> {
     }
     let mut xml = Vec::new();
     {
-        let part = zip.by_name("word/document.xml").map_err(|e| corrupt(format!("word/document.xml: {e}")))?;
-        if part.encrypted() {
-            return Err(TranscriptError::Encrypted("Word (.docx)"));
-        }
+        let part = zip.by_name("word/document.xml").map_err(|e| {
+            // A zip with a password on its entries (rare for Word, which uses an OLE container).
+            if e.to_string().to_lowercase().contains("password") {
+                TranscriptError::Encrypted("Word (.docx)")
+            } else {
+                corrupt(format!("word/document.xml: {e}"))
+            }
+        })?;
         part.take(MAX_XML_BYTES).read_to_end(&mut xml).map_err(|e| corrupt(format!("word/document.xml: {e}")))?;
     }
     document_text(&xml).map_err(corrupt)
@@ -58,26 +62,29 @@ fn document_text(xml: &[u8]) -> Result<String, String> {
     let mut buf = Vec::new();
     let mut out = String::with_capacity(xml.len() / 4);
     let mut line = String::new();
-    // Inside <w:t> (text we keep), inside <w:delText>/<w:instrText> (text we drop), table depth.
-    let (mut in_text, mut skipping, mut table_depth) = (false, false, 0usize);
+    // Inside <w:t> (text we keep); depth of what we drop (deleted or moved-away text, field
+    // codes); inside a run (tab stops in paragraph properties are not tabs); table depth.
+    let (mut in_text, mut skipping, mut in_run, mut table_depth) = (false, 0usize, 0usize, 0usize);
     loop {
         let event =
             reader.read_event_into(&mut buf).map_err(|e| format!("word/document.xml is not valid XML ({e})"))?;
         match event {
             Event::Start(e) => match e.local_name().as_ref() {
                 b"t" => in_text = true,
-                b"delText" | b"instrText" => skipping = true,
+                b"r" => in_run += 1,
+                b"delText" | b"instrText" | b"moveFrom" => skipping += 1,
                 b"tbl" => table_depth += 1,
                 _ => {}
             },
             Event::Empty(e) => match e.local_name().as_ref() {
-                b"tab" if !skipping => line.push('\t'),
-                b"br" | b"cr" if !skipping => flush(&mut out, &mut line),
+                b"tab" if skipping == 0 && in_run > 0 => line.push('\t'),
+                b"br" | b"cr" if skipping == 0 && in_run > 0 => flush(&mut out, &mut line),
                 _ => {}
             },
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
-                b"delText" | b"instrText" => skipping = false,
+                b"r" => in_run = in_run.saturating_sub(1),
+                b"delText" | b"instrText" | b"moveFrom" => skipping = skipping.saturating_sub(1),
                 // In a table a cell's paragraphs stay on the row's line.
                 b"p" if table_depth == 0 => flush(&mut out, &mut line),
                 b"p" if !line.is_empty() && !line.ends_with('\t') => line.push(' '),
@@ -90,13 +97,13 @@ fn document_text(xml: &[u8]) -> Result<String, String> {
                 b"tbl" => table_depth = table_depth.saturating_sub(1),
                 _ => {}
             },
-            Event::Text(t) if in_text && !skipping => {
+            Event::Text(t) if in_text && skipping == 0 => {
                 line.push_str(&t.decode().map_err(|e| format!("bad text encoding ({e})"))?);
             }
-            Event::CData(t) if in_text && !skipping => {
+            Event::CData(t) if in_text && skipping == 0 => {
                 line.push_str(&t.decode().map_err(|e| format!("bad text encoding ({e})"))?);
             }
-            Event::GeneralRef(r) if in_text && !skipping => {
+            Event::GeneralRef(r) if in_text && skipping == 0 => {
                 if let Ok(Some(c)) = r.resolve_char_ref() {
                     line.push(c);
                 } else {
@@ -135,7 +142,7 @@ mod tests {
     #[test]
     fn paragraphs_runs_tables_and_tracked_changes() {
         let xml = br#"<?xml version="1.0"?><w:document xmlns:w="x"><w:body>
-<w:p><w:r><w:t>Priya </w:t></w:r><w:r><w:t xml:space="preserve">Raman   0:03</w:t></w:r></w:p>
+<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Priya </w:t></w:r><w:r><w:t xml:space="preserve">Raman   0:03</w:t></w:r></w:p>
 <w:p><w:r><w:t>Hello &amp; welcome</w:t><w:br/><w:t>second line</w:t></w:r><w:del><w:r><w:delText>gone</w:delText></w:r></w:del></w:p>
 <w:tbl><w:tr><w:tc><w:p><w:r><w:t>Role</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Engineer</w:t></w:r></w:p></w:tc></w:tr></w:tbl>
 <w:p><w:r><w:t>&#20320;&#22909;</w:t></w:r></w:p>

@@ -56,16 +56,19 @@ pub(crate) fn split_label(line: &str) -> Option<LabelLine<'_>> {
         return None;
     }
     let mut text = strip_markup(rest[colon + colon_len..].trim_start()).trim_start();
-    // `**Name:** [12:34] text`: the stamp after the label is the turn's start.
-    if let Some((t, after)) = leading_time(text) {
-        start_s = start_s.or(Some(t));
-        text = after;
-    }
     // `http://…` and `12:30` are not labels.
     if text.starts_with("//")
         || label.ends_with(|c: char| c.is_ascii_digit()) && text.starts_with(|c: char| c.is_ascii_digit())
     {
         return None;
+    }
+    // `**Name:** [12:34] text`: a bracketed stamp after the label is the turn's start ("10:30
+    // works for me" is talk).
+    if text.starts_with(['[', '(']) {
+        if let Some((t, after)) = leading_time(text) {
+            start_s = start_s.or(Some(t));
+            text = after;
+        }
     }
     Some(LabelLine { label: label.to_string(), text, start_s })
 }
@@ -219,7 +222,7 @@ pub(crate) fn parse(text: &str) -> Vec<Segment> {
             // Lines before the first label are a title or header, not talk. A label alone on its
             // line may have its time stamp opening the text below.
             let mut line = line.trim_start();
-            if seg.text.is_empty() && seg.start_s.is_none() {
+            if seg.text.is_empty() && seg.start_s.is_none() && line.starts_with(['[', '(']) {
                 if let Some((t, after)) = leading_time(line) {
                     seg.start_s = Some(t);
                     line = after;

@@ -3,54 +3,68 @@
 //! (`**Break**: \[27:50\]`) and stray time stamps inside the text. Removed before anything else
 //! reads the talk, so they neither become speakers nor count as words of an answer.
 
-/// Lowercased openings of bracketed non-speech.
+/// Bracketed non-speech that may be followed by more (`[inaudible 00:12:03]`, `[END OF TAPE 1,
+/// SIDE A]`, `(laughs softly)`): matched as whole words at the start.
 const NON_SPEECH: &[&str] = &[
+    "laughter",
+    "laughs",
+    "laughing",
     "laugh",
-    "chuckl",
-    "giggl",
+    "chuckles",
+    "chuckling",
+    "giggles",
     "crosstalk",
     "cross talk",
+    "cross-talk",
+    "overlapping speech",
     "overlapping",
     "inaudible",
     "unintelligible",
     "indiscernible",
-    "unclear",
-    "pause",
-    "silence",
-    "music",
-    "applause",
-    "cough",
-    "sigh",
-    "noise",
-    "background",
-    "phone",
-    "interruption",
-    "interrupted",
+    "coughs",
+    "coughing",
+    "sighs",
+    "phone rings",
+    "phone ringing",
+    "long pause",
     "end of tape",
     "end tape",
     "begin tape",
     "beginning of tape",
     "start of tape",
-    "tape ",
+    "tape",
     "side a",
     "side b",
     "end of session",
     "end of interview",
     "end of recording",
-    "recording",
+    "recording starts",
+    "recording started",
+    "recording ends",
+    "recording stopped",
+    "technical difficulties",
+    "off the record",
+    "background noise",
+];
+
+/// Bracketed non-speech that must stand alone (`[Music]`, `(pause)`, `[笑]`): these words also
+/// start real asides ("(intro call)", "(audio pipeline)").
+const NON_SPEECH_ALONE: &[&str] = &[
+    "pause",
+    "silence",
+    "music",
+    "applause",
+    "noise",
+    "unclear",
     "break",
     "ad break",
     "sponsor",
     "intro",
     "outro",
-    "audio",
-    "video",
-    "technical difficult",
-    "off the record",
-    "off record",
-    "sound",
+    "interruption",
     "笑",
     "大笑",
+    "笑声",
     "听不清",
     "听不到",
     "无法辨认",
@@ -63,9 +77,10 @@ const NON_SPEECH: &[&str] = &[
     "插话",
     "广告",
     "休息",
-    "录音",
-    "磁带",
 ];
+
+/// Longest bracketed stretch taken for a marker.
+const MAX_MARKER_BYTES: usize = 64;
 
 /// Labels that introduce a break in the show, not a speaker (`**Break**: \[27:50\]`).
 const MARKER_LABELS: &[&str] = &[
@@ -89,13 +104,28 @@ const SESSION_WORDS: &[&str] = &["session", "tape", "side", "part", "day", "inte
 /// Whether a bracketed stretch (without its brackets) is non-speech or a time stamp.
 fn non_speech(inner: &str) -> bool {
     let t = inner.trim().trim_end_matches(['.', ':']).to_lowercase();
-    if t.is_empty() {
+    if t.is_empty() || t.split_whitespace().count() > 6 {
         return false;
     }
-    if super::time::parse_clock(&t).is_some() {
+    if is_stamp(&t) {
         return true;
     }
-    NON_SPEECH.iter().any(|w| t.starts_with(w))
+    let whole_words =
+        |p: &&str| t.strip_prefix(*p).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '-'));
+    // Alone: nothing after the word but a time or a number (`[pause 3s]`, `[听不清 00:12]`).
+    let alone = |p: &&str| {
+        t.strip_prefix(*p).is_some_and(|rest| {
+            rest.chars().all(|c| c.is_ascii_digit() || c.is_whitespace() || matches!(c, ':' | '.' | ',' | 's'))
+                && !rest.trim().starts_with('s')
+        })
+    };
+    NON_SPEECH.iter().any(whole_words) || NON_SPEECH_ALONE.iter().any(alone)
+}
+
+/// `12:34` or `1:02:03` (two-digit minutes and seconds after the first field).
+fn is_stamp(t: &str) -> bool {
+    let parts: Vec<&str> = t.split(':').collect();
+    (2..=3).contains(&parts.len()) && parts[1..].iter().all(|p| p.len() == 2) && super::time::parse_clock(t).is_some()
 }
 
 /// Remove bracketed non-speech and time stamps inside a line: `So [laughter] we moved` -> `So we moved`.
@@ -114,8 +144,14 @@ pub(crate) fn strip_inline(line: &str) -> String {
             _ => '】',
         };
         let after_open = &rest[open_at + open.len_utf8()..];
-        match after_open.find(close) {
-            Some(len) if len <= 60 && non_speech(&after_open[..len]) => {
+        // Only a short stretch can be a marker: searching further would make a line full of
+        // unmatched brackets quadratic.
+        let mut window = after_open.len().min(MAX_MARKER_BYTES);
+        while !after_open.is_char_boundary(window) {
+            window -= 1;
+        }
+        match after_open[..window].find(close) {
+            Some(len) if non_speech(&after_open[..len]) => {
                 out.push_str(&rest[..open_at]);
                 rest = &after_open[len + close.len_utf8()..];
                 // Keep one space where the marker sat between two words.
@@ -187,6 +223,13 @@ mod tests {
         assert_eq!(strip_inline("我们（笑）当时[听不清]就走了"), "我们当时就走了");
         assert_eq!(strip_inline("Text [12:34] more"), "Text more");
         assert_eq!(strip_inline("an array [1, 2] (see above)"), "an array [1, 2] (see above)");
+        assert_eq!(
+            strip_inline("first round (phone screen) and (intro call)"),
+            "first round (phone screen) and (intro call)"
+        );
+        assert_eq!(strip_inline("a ratio (3:1) or (1:1)"), "a ratio (3:1) or (1:1)");
+        assert_eq!(strip_inline("we [inaudible 00:12:03] moved"), "we moved");
+        assert_eq!(strip_inline(&"(:".repeat(20000)).len(), 40000);
         assert!(is_marker_line("[END OF TAPE 1, SIDE A]"));
         assert!(is_marker_line("  (laughs)  "));
         assert!(is_marker_line("SESSION 2"));

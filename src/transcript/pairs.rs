@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::behaviour::closing_turn;
 use super::lang::is_cjk;
-use super::phrases::{is_ack, is_backchannel, is_question_turn, is_small_talk};
+use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_question_turn, is_small_talk};
 use super::roles::Role;
 use super::text::{join_turn, normalize, sentences};
 use super::Transcript;
@@ -130,7 +130,13 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
     let mut pairs: Vec<QaPair> = Vec::new();
     let mut question: Option<Acc> = None;
     let mut answer: Option<Acc> = None;
-    let closing = closing_turn(t).unwrap_or(t.turns.len());
+    // Only the interviewer's invitation ends the interview proper.
+    let closing = closing_turn(t)
+        .and_then(|from| {
+            (from..t.turns.len())
+                .find(|&i| roles.get(i) == Some(&Role::Interviewer) && is_closing_invite(&t.turns[i].text))
+        })
+        .unwrap_or(t.turns.len());
     let roles = roles.iter().chain(std::iter::repeat(&Role::Unknown));
     for (turn, role) in t.turns[..closing].iter().zip(roles) {
         match role {
@@ -185,12 +191,17 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
     });
 }
 
-/// Thanks and goodbyes that end an interview or a show.
+/// Thanks and goodbyes that end an interview or a show: short, and the thanks in the last
+/// sentence ("感谢分享。下面聊一下系统设计。" moves on instead).
 fn is_farewell(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    let (cjk, words) = super::lang::counts(text);
+    if words > 30 || cjk > 60 {
+        return false;
+    }
+    let last = sentences(text).last().map(|s| s.to_lowercase()).unwrap_or_default();
     ["thank you", "thanks for", "thanks so much", "goodbye", "bye", "take care", "谢谢", "感谢", "再见", "辛苦了"]
         .iter()
-        .any(|p| lower.contains(p))
+        .any(|p| last.contains(p))
 }
 
 /// Remove acknowledgement sentences at the start of an interviewer turn.
@@ -238,7 +249,7 @@ fn drop_opening_small_talk(mut pairs: Vec<QaPair>) -> Vec<QaPair> {
     let cap = (pairs.len() as f64 * OPENING_SHARE).floor() as usize;
     let early = pairs.len().min(cap + 1);
     let start = match (0..early).find(|&i| opens_interview(&pairs[i].question)) {
-        Some(m) if pairs[..m].iter().all(short_reply) => m,
+        Some(m) if pairs[..m].iter().all(|p| short_reply(p) && chit_chat(&p.question)) => m,
         Some(_) => 0,
         None => pairs.iter().take(cap).take_while(|p| is_small_talk(&p.question) && short_reply(p)).count(),
     };
@@ -251,6 +262,16 @@ fn drop_opening_small_talk(mut pairs: Vec<QaPair>) -> Vec<QaPair> {
         p.follow_up_of = p.follow_up_of.and_then(|f| f.checked_sub(start)).filter(|&f| f >= 1);
     }
     pairs
+}
+
+/// A remark or a short question: what small talk is made of ("Did the link work okay?").
+fn chit_chat(question: &str) -> bool {
+    let asks: Vec<&str> = sentences(question).into_iter().filter(|s| super::phrases::is_question_sentence(s)).collect();
+    let short = |s: &&str| {
+        let (cjk, words) = super::lang::counts(s);
+        words <= 14 && cjk <= 32
+    };
+    asks.is_empty() || is_small_talk(question) || asks.iter().all(short)
 }
 
 fn short_reply(p: &QaPair) -> bool {

@@ -193,15 +193,16 @@ const SUPPLEMENT: &[(char, char)] = &[
     ('\u{2EEC}', '齐'),
     ('\u{2EEE}', '齿'),
     ('\u{2EF0}', '龙'),
-    // Simplified-Chinese fonts share one glyph between these pairs and name the traditional one.
+    // Radicals that decompose to the traditional form of a character simplified fonts draw.
     ('戶', '户'),
     ('內', '内'),
 ];
 
-/// A Kangxi or supplement radical as the ideograph it stands for; anything else unchanged.
+/// A Kangxi or supplement radical as the ideograph it stands for; anything else unchanged (a
+/// Traditional-Chinese 內 or 戶 in the text stays as written).
 fn unradical(c: char) -> char {
     use unicode_normalization::UnicodeNormalization;
-    if !('\u{2E80}'..='\u{2FDF}').contains(&c) && c != '戶' && c != '內' {
+    if !('\u{2E80}'..='\u{2FDF}').contains(&c) {
         return c;
     }
     // The Kangxi radical "door" decomposes to 戶, which then needs the simplified form.
@@ -212,34 +213,43 @@ fn unradical(c: char) -> char {
 /// Drop page furniture: bare page numbers ("3", "- 3 -", "Page 3 of 12", "第 3 页 共 12 页") and
 /// the first/last lines that recur, digits aside, on at least half of the pages.
 fn strip_furniture(pages: Vec<String>) -> Vec<String> {
-    let edge = |lines: &[&str]| -> Vec<String> {
-        let nonempty: Vec<&str> = lines.iter().copied().filter(|l| !l.trim().is_empty()).collect();
-        let mut v: Vec<String> = nonempty.iter().take(2).map(|l| shape(l)).collect();
-        v.extend(nonempty.iter().rev().take(2).map(|l| shape(l)));
-        v.sort();
-        v.dedup();
-        v
-    };
     let split: Vec<Vec<&str>> = pages.iter().map(|p| p.lines().collect()).collect();
+    // The first two and last two non-empty lines of each page: where furniture sits.
+    let edges: Vec<Vec<usize>> = split
+        .iter()
+        .map(|lines| {
+            let nonempty: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].trim().is_empty()).collect();
+            let mut v: Vec<usize> = nonempty.iter().take(2).chain(nonempty.iter().rev().take(2)).copied().collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
     let mut counts: HashMap<String, usize> = HashMap::new();
-    for lines in &split {
-        for s in edge(lines) {
+    for (lines, at) in split.iter().zip(&edges) {
+        let mut shapes: Vec<String> = at.iter().map(|&i| shape(lines[i])).collect();
+        shapes.sort();
+        shapes.dedup();
+        for s in shapes {
             *counts.entry(s).or_insert(0) += 1;
         }
     }
     let n = split.len();
     let repeated = |s: &str| n >= 2 && counts.get(s).is_some_and(|&c| c * 2 >= n && c >= 2);
+    // A speaker line (`CHEN:`, `Speaker 1  0:02`) repeats its shape on every page too: it is talk.
+    let talk = |l: &str| super::labeled::split_label(l).is_some() || super::otter::header(l).is_some();
     split
         .iter()
-        .map(|lines| {
-            let edges = edge(lines);
+        .zip(&edges)
+        .map(|(lines, at)| {
             lines
                 .iter()
-                .filter(|l| {
-                    let s = shape(l);
-                    !(is_page_number(l) || edges.contains(&s) && repeated(&s))
+                .enumerate()
+                .filter(|&(i, l)| {
+                    let furniture = at.contains(&i) && (is_page_number(l) || repeated(&shape(l))) && !talk(l);
+                    !furniture
                 })
-                .copied()
+                .map(|(_, l)| *l)
                 .collect::<Vec<_>>()
                 .join("\n")
         })

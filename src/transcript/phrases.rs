@@ -174,7 +174,8 @@ const SMALL_TALK: &[&str] = &[
     "can you hear us",
     "can you see my screen",
     "can you see me",
-    "how are you",
+    "how are you doing",
+    "how are you today",
     "how's it going",
     "how is it going",
     "how's your day",
@@ -187,7 +188,6 @@ const SMALL_TALK: &[&str] = &[
     "how is everybody",
     "how's everyone",
     "how are things",
-    "did you find",
     "find the office",
     "find the place",
     "find the link",
@@ -241,11 +241,13 @@ pub fn is_small_talk(question: &str) -> bool {
         .map(|s| normalize(&s.replace('’', "'")))
         .collect();
     let pleasantry = |s: &String| {
-        SMALL_TALK.iter().any(|p| {
-            let (cjk, words) = super::lang::counts(s);
-            let (p_cjk, p_words) = super::lang::counts(p);
-            s.contains(p) && words <= p_words + 5 && cjk <= p_cjk + 8
-        })
+        let bare = s.trim_start_matches(|c: char| !c.is_alphanumeric());
+        ["how are you", "how are things", "你好吗"].iter().any(|p| bare.ends_with(p) && bare.len() <= p.len() + 12)
+            || SMALL_TALK.iter().any(|p| {
+                let (cjk, words) = super::lang::counts(s);
+                let (p_cjk, p_words) = super::lang::counts(p);
+                s.contains(p) && words <= p_words + 3 && cjk <= p_cjk + 8
+            })
     };
     !asking.is_empty() && asking.iter().all(pleasantry)
 }
@@ -278,10 +280,23 @@ const CLOSING: &[&str] = &[
     "反问环节",
 ];
 
-/// Whether a turn invites the candidate's own questions.
+/// Whether a turn invites the candidate's own questions: it asks, and one of its asking
+/// sentences holds an invitation as whole words ("survey questions for users" does not).
 pub fn is_closing_invite(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    CLOSING.iter().any(|p| lower.contains(p))
+    sentences(text).iter().filter(|s| is_question_sentence(s)).any(|s| {
+        let lower = s.to_lowercase();
+        CLOSING.iter().any(|p| contains_words(&lower, p))
+    })
+}
+
+/// `hay` contains `needle` not inside a longer word (Chinese needs no boundary).
+fn contains_words(hay: &str, needle: &str) -> bool {
+    if !needle.is_ascii() {
+        return hay.contains(needle);
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    hay.match_indices(needle)
+        .any(|(at, m)| !word(hay[..at].chars().next_back()) && !word(hay[at + m.len()..].chars().next()))
 }
 
 #[cfg(test)]
@@ -311,8 +326,13 @@ mod tests {
         assert!(is_small_talk("Hi Lena! Can you hear me okay?"));
         assert!(is_small_talk("你好，能听到吗？"));
         assert!(!is_small_talk("How are you handling retries in the agent loop?"));
+        assert!(!is_small_talk("How are you approaching this design?"));
+        assert!(!is_small_talk("Did you find the root cause?"));
+        assert!(is_small_talk("Hi Lena, how are you?"));
         assert!(!is_small_talk("Tell me about yourself."));
         assert!(is_closing_invite("We have five minutes left. Do you have any questions for us?"));
         assert!(is_closing_invite("时间差不多了，你有什么想问我们的吗？"));
+        assert!(!is_closing_invite("How would you write survey questions for users?"));
+        assert!(!is_closing_invite("The hardest questions for me were about memory."));
     }
 }

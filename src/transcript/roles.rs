@@ -82,11 +82,14 @@ pub fn explicit_role(label: &str) -> Option<Role> {
     }
     let first = l.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
     let first = first.trim_end_matches(|c: char| c.is_ascii_digit());
+    let whole = l.trim_end_matches(|c: char| c.is_ascii_digit() || c.is_whitespace()) == first;
     match first {
-        "interviewer" | "recruiter" | "q" | "question" | "hr" | "host" | "cohost" | "co" | "panelist" => {
-            Some(Role::Interviewer)
-        }
-        "candidate" | "interviewee" | "applicant" | "a" | "answer" | "guest" | "narrator" => Some(Role::Candidate),
+        "interviewer" | "recruiter" | "question" | "hr" | "host" | "cohost" | "panelist" => Some(Role::Interviewer),
+        "co" if l.starts_with("co-host") => Some(Role::Interviewer),
+        // `Q`/`A` only alone (`Q:`, `A2`), not the initial of a name (`A. Patel`).
+        "q" if whole => Some(Role::Interviewer),
+        "a" if whole => Some(Role::Candidate),
+        "candidate" | "interviewee" | "applicant" | "answer" | "guest" | "narrator" => Some(Role::Candidate),
         _ if l.starts_with("hiring manager") => Some(Role::Interviewer),
         _ => None,
     }
