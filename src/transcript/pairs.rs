@@ -381,5 +381,7 @@ mod tests {
         assert_eq!(p[1].follow_up_of, Some(1));
         assert_eq!(p[2].question, "那我们换个话题，你怎么设计记忆？");
         assert_eq!(p[2].follow_up_of, None);
+        assert!(!is_farewell("感谢分享。下面聊一下系统设计。"));
+        assert!(is_farewell("Elena, thank you so much for coming on."));
     }
 }

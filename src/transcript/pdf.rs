@@ -214,17 +214,17 @@ fn unradical(c: char) -> char {
 /// the first/last lines that recur, digits aside, on at least half of the pages.
 fn strip_furniture(pages: Vec<String>) -> Vec<String> {
     let split: Vec<Vec<&str>> = pages.iter().map(|p| p.lines().collect()).collect();
-    // The first two and last two non-empty lines of each page: where furniture sits.
-    let edges: Vec<Vec<usize>> = split
-        .iter()
-        .map(|lines| {
-            let nonempty: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].trim().is_empty()).collect();
-            let mut v: Vec<usize> = nonempty.iter().take(2).chain(nonempty.iter().rev().take(2)).copied().collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        })
-        .collect();
+    // Where furniture sits: a running head or foot is a page's first or last non-empty line; a
+    // page number may sit one line further in (a head above it, a date below it).
+    let edge_lines = |lines: &[&str], depth: usize| -> Vec<usize> {
+        let nonempty: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].trim().is_empty()).collect();
+        let mut v: Vec<usize> = nonempty.iter().take(depth).chain(nonempty.iter().rev().take(depth)).copied().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let edges: Vec<Vec<usize>> = split.iter().map(|lines| edge_lines(lines, 1)).collect();
+    let number_edges: Vec<Vec<usize>> = split.iter().map(|lines| edge_lines(lines, 2)).collect();
     let mut counts: HashMap<String, usize> = HashMap::new();
     for (lines, at) in split.iter().zip(&edges) {
         let mut shapes: Vec<String> = at.iter().map(|&i| shape(lines[i])).collect();
@@ -240,13 +240,14 @@ fn strip_furniture(pages: Vec<String>) -> Vec<String> {
     let talk = |l: &str| super::labeled::split_label(l).is_some() || super::otter::header(l).is_some();
     split
         .iter()
-        .zip(&edges)
-        .map(|(lines, at)| {
+        .zip(edges.iter().zip(&number_edges))
+        .map(|(lines, (at, near))| {
             lines
                 .iter()
                 .enumerate()
                 .filter(|&(i, l)| {
-                    let furniture = at.contains(&i) && (is_page_number(l) || repeated(&shape(l))) && !talk(l);
+                    let furniture =
+                        (at.contains(&i) && repeated(&shape(l)) || near.contains(&i) && is_page_number(l)) && !talk(l);
                     !furniture
                 })
                 .map(|(_, l)| *l)
@@ -312,5 +313,11 @@ mod tests {
         ];
         let out = strip_furniture(pages);
         assert_eq!(out, vec!["CHEN: We moved in 1962.", "DOE: Why?", "CHEN: Work."]);
+        // Speaker headers repeat their shape on every page's edge, and a year inside a page is
+        // talk: both stay.
+        let pages: Vec<String> =
+            (1..=3).map(|p| format!("Speaker 1  0:0{p}\nWhy?\n1962\nSpeaker 2  0:1{p}\nBecause.\n- {p} -")).collect();
+        let out = strip_furniture(pages);
+        assert_eq!(out[1], "Speaker 1  0:02\nWhy?\n1962\nSpeaker 2  0:12\nBecause.");
     }
 }
