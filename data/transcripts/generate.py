@@ -391,6 +391,41 @@ def r3(ms):
     return None if ms is None else round(ms / 1000.0, 3)
 
 
+def count_speakers(turns):
+    """Speakers in order of first appearance, with their number of (merged) turns."""
+    speakers = []
+    for t in turns:
+        for s in speakers:
+            if s["name"] == t["name"]:
+                s["turns"] += 1
+                break
+        else:
+            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    return speakers
+
+
+def pair_step(pairs, cur, t, src=None):
+    """Apply one merged turn to the pairs by the rules of README.md; returns the open pair.
+    Interviewer turns open or extend a question (acks dropped, a leading ack cut), the
+    candidate's turns extend its answer; `asrc` records the answer's source turns."""
+    text = smart_join(t["texts"])
+    if t["role"] == "interviewer":
+        if is_ack_only(text):
+            return cur
+        text = strip_lead_ack(text)
+        if cur is None or cur["a"]:
+            cur = {"q": [text], "a": [], "start": t["start"], "end": None,
+                   "src": t["src"] if src is None else src, "asrc": []}
+            pairs.append(cur)
+        else:
+            cur["q"].append(text)
+    elif cur is not None:
+        cur["a"].append(text)
+        cur["asrc"].append(t.get("src"))
+        cur["end"] = t["end"]
+    return cur
+
+
 def expected_labeled(conv, units, fmt, otter=False):
     # 1. turns = maximal runs of units by the same speaker
     turns = []
@@ -405,32 +440,11 @@ def expected_labeled(conv, units, fmt, otter=False):
         for a, b in zip(turns, turns[1:]):
             a["end"] = b["start"]
         turns[-1]["end"] = None
-    speakers = []
-    for t in turns:
-        for s in speakers:
-            if s["name"] == t["name"]:
-                s["turns"] += 1
-                break
-        else:
-            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    speakers = count_speakers(turns)
     # 2. pairs
     pairs, cur = [], None
     for t in turns:
-        text = smart_join(t["texts"])
-        if t["role"] == "interviewer":
-            if is_ack_only(text):
-                continue
-            text = strip_lead_ack(text)
-            if cur is None or cur["a"]:
-                cur = {"q": [text], "a": [], "start": t["start"], "end": None, "src": t["src"]}
-                pairs.append(cur)
-            else:
-                cur["q"].append(text)
-        else:
-            if cur is None:
-                continue
-            cur["a"].append(text)
-            cur["end"] = t["end"]
+        cur = pair_step(pairs, cur, t)
     return finish(conv, fmt, speakers, pairs)
 
 

@@ -404,14 +404,7 @@ def expected_doc(conv, units, fmt, starts_only):
     if starts_only:
         for a, b in zip(turns, turns[1:]):
             a["end"] = b["start"]
-    speakers = []
-    for t in turns:
-        for s in speakers:
-            if s["name"] == t["name"]:
-                s["turns"] += 1
-                break
-        else:
-            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    speakers = g.count_speakers(turns)
     pairs, cur = [], None
     for t in turns:
         kinds = {conv["turns"][s]["kind"] for s in t["srcs"]}
@@ -420,21 +413,7 @@ def expected_doc(conv, units, fmt, starts_only):
         if kinds == {"small"}:
             continue
         assert "small" not in kinds, t
-        text = g.smart_join(t["texts"])
-        if t["role"] == "interviewer":
-            if g.is_ack_only(text):
-                continue
-            text = g.strip_lead_ack(text)
-            if cur is None or cur["a"]:
-                cur = {"q": [text], "a": [], "start": t["start"], "end": None, "src": t["srcs"][0]}
-                pairs.append(cur)
-            else:
-                cur["q"].append(text)
-        else:
-            if cur is None:
-                continue
-            cur["a"].append(text)
-            cur["end"] = t["end"]
+        cur = g.pair_step(pairs, cur, t, src=t["srcs"][0])
     exp = g.finish(conv, fmt, speakers, pairs)
     assert len(exp["pairs"]) == conv["questions"], (fmt, len(exp["pairs"]))
     for p in exp["pairs"]:

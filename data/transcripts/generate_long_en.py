@@ -1020,35 +1020,14 @@ def expected(turns, units):
             runs.append({"name": u["name"], "role": u["role"], "texts": [u["text"]], "start": u["start"],
                          "end": u["end"], "src": u["src"], "srcs": {u["src"]}})
     assert len(runs) == len(turns), "every turn must be one maximal run of its speaker"
-    speakers = []
-    for t in runs:
-        for s in speakers:
-            if s["name"] == t["name"]:
-                s["turns"] += 1
-                break
-        else:
-            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    speakers = g.count_speakers(runs)
     pairs, cur = [], None
     for t in runs:
         turn = turns[t["src"]]
-        text = g.smart_join(t["texts"])
         if turn["kind"] == "social":
             cur = None
             continue
-        if t["role"] == "interviewer":
-            if g.is_ack_only(text):
-                continue
-            text = g.strip_lead_ack(text)
-            if cur is None or cur["a"]:
-                cur = {"q": [text], "a": [], "start": t["start"], "end": None, "src": t["src"]}
-                pairs.append(cur)
-            else:
-                cur["q"].append(text)
-        else:
-            if cur is None:
-                continue
-            cur["a"].append(text)
-            cur["end"] = t["end"]
+        cur = g.pair_step(pairs, cur, t)
     out = []
     for i, p in enumerate(pairs):
         qt = turns[p["src"]]

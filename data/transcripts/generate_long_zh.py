@@ -549,32 +549,10 @@ def expected(conv, units):
                           "start": u["start"], "end": None, "src": u["src"], "srcs": [u["src"]]})
     for a, b in zip(turns, turns[1:]):  # start times only: a turn ends where the next starts
         a["end"] = b["start"]
-    speakers = []
-    for t in turns:
-        for s in speakers:
-            if s["name"] == t["name"]:
-                s["turns"] += 1
-                break
-        else:
-            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    speakers = g.count_speakers(turns)
     pairs, cur = [], None
     for t in turns:
-        text = g.smart_join(t["texts"])
-        if t["role"] == "interviewer":
-            if g.is_ack_only(text):
-                continue
-            text = g.strip_lead_ack(text)
-            if cur is None or cur["a"]:
-                cur = {"q": [text], "a": [], "start": t["start"], "end": None, "src": t["src"], "asrc": []}
-                pairs.append(cur)
-            else:
-                cur["q"].append(text)
-        else:
-            if cur is None:
-                continue
-            cur["a"].append(text)
-            cur["asrc"].append(t["src"])
-            cur["end"] = t["end"]
+        cur = g.pair_step(pairs, cur, t)
     small = [p for p in pairs if conv["turns"][p["src"]].get("small")]
     for p in small:  # a small-talk pair is small talk through and through
         assert all(conv["turns"][s].get("small") for s in p["asrc"]), p["q"]

@@ -592,35 +592,14 @@ def expected(conv, units, fmt, times=None):
     if times is None:
         for t in turns:
             t["start"] = t["end"] = None
-    speakers = []
-    for t in turns:
-        for s in speakers:
-            if s["name"] == t["name"]:
-                s["turns"] += 1
-                break
-        else:
-            speakers.append({"name": t["name"], "role": t["role"], "turns": 1})
+    speakers = g.count_speakers(turns)
     pairs, cur = [], None
     for t in turns:
         outside = t["kinds"] <= {"s", "c"}
         assert outside or not (t["kinds"] & {"s", "c"}), ("a turn mixes small talk/closing with Q/A", t)
         if outside:
             continue
-        text = g.smart_join(t["texts"])
-        if t["role"] == "interviewer":
-            if g.is_ack_only(text):
-                continue
-            text = g.strip_lead_ack(text)
-            if cur is None or cur["a"]:
-                cur = {"q": [text], "a": [], "start": t["start"], "end": None, "src": t["src"]}
-                pairs.append(cur)
-            else:
-                cur["q"].append(text)
-        else:
-            if cur is None:
-                continue
-            cur["a"].append(text)
-            cur["end"] = t["end"]
+        cur = g.pair_step(pairs, cur, t)
     return g.finish(conv, fmt, speakers, pairs)
 
 

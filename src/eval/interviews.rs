@@ -84,9 +84,5 @@ pub fn run(s: &KbSearch) -> Result<Vec<InterviewRow>, KbError> {
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
-    match s.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => s[n / 2],
-        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
-    }
+    super::quantile(&s, 0.5)
 }

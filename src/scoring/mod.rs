@@ -86,7 +86,9 @@ pub fn assess_among(
     if fits(&ev) || !loose_match(first_hit) {
         return Ok((Some(first), score));
     }
-    let own = kb.evidence(question, answer, None)?.question_fit.unwrap_or(f64::MIN);
+    // Scored with no reference, the evidence holds the answer's fit to the question as asked.
+    let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang)?;
+    let own = own_ev.question_fit.unwrap_or(f64::MIN);
     // A candidate the question is closer to in meaning than to the first (words ranked the first
     // higher) may be tried on that alone; the others only for an answer that fits the question.
     let first_similarity = first_hit.similarity.unwrap_or(f64::MAX);
@@ -103,7 +105,7 @@ pub fn assess_among(
     }
     match best {
         Some((_, c, s)) => Ok((Some(c), s)),
-        None if own >= OWN_FIT_MIN => Ok((None, assess(kb, question, answer, None, lang)?)),
+        None if own >= OWN_FIT_MIN => Ok((None, unreferenced)),
         None => Ok((Some(first), score)),
     }
 }
