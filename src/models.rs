@@ -28,6 +28,7 @@ pub const E5_CONFIG: &str = "e5-config";
 pub const E5_SPECIAL_TOKENS: &str = "e5-special-tokens";
 pub const E5_TOKENIZER_CONFIG: &str = "e5-tokenizer-config";
 pub const WHISPER_BASE: &str = "whisper-base";
+pub const SILERO_VAD: &str = "silero-vad";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -179,6 +180,19 @@ impl Models {
             Err(ModelError::Fetch(format!("the provisioning script exited with {status}; see its messages above")))
         }
     }
+}
+
+/// ONNX Runtime allows one environment per process; it is made once, from the provisioned
+/// library, and shared by the embedder and the Silero voice-activity detector.
+static ORT: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
+
+/// The process's ONNX Runtime environment, loading the library at `lib` on first use.
+pub fn onnx_environment(lib: &Path) -> Result<ort::environment::Environment, String> {
+    ORT.get_or_init(|| {
+        let builder = ort::init_from(lib).map_err(|e| e.to_string())?;
+        builder.with_name("ivd").build().map_err(|e| e.to_string())
+    })
+    .clone()
 }
 
 pub fn sha256_file(path: &Path) -> Result<String, ModelError> {

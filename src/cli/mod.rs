@@ -1,6 +1,7 @@
 //! The command line: every subcommand and flag, and the glue that renders results.
 //! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
 
+mod audio;
 mod bench;
 mod eval;
 mod kb;
@@ -65,20 +66,38 @@ pub enum Command {
         #[command(flatten)]
         roles: RoleArgs,
     },
-    /// Diagnose an interview transcript: scores per question, summary and improvement plan.
+    /// Diagnose an interview (transcript, document or recording): scores per question, delivery
+    /// for recordings, summary and improvement plan.
     Diagnose {
-        /// The transcript file.
+        /// The transcript, document (.docx, .pdf) or recording (.wav, .mp3, .m4a, .flac, .ogg, .webm).
         file: PathBuf,
         #[arg(long, value_enum, default_value = "md")]
         format: ReportFormatArg,
         /// Write the report here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Language of the report (default: the interview's; each question follows its own).
+        /// Language of the report (default: the interview's; each question follows its own); for a
+        /// recording, also the language whisper transcribes (detected when absent).
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
         #[command(flatten)]
         roles: RoleArgs,
+        #[command(flatten)]
+        audio: audio::AudioArgs,
+    },
+    /// Transcribe a recording offline with Whisper: who spoke when, and what they said.
+    Transcribe {
+        /// The recording (.wav, .mp3, .m4a, .flac, .ogg, .webm).
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "txt")]
+        format: audio::TranscriptFormat,
+        /// Language of the talk (detected when absent).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
+        #[command(flatten)]
+        roles: RoleArgs,
+        #[command(flatten)]
+        audio: audio::AudioArgs,
     },
     /// Score one answer against the knowledge base's reference answers.
     Compare {
@@ -257,8 +276,11 @@ fn init_logging(verbose: u8) {
 async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
     match command {
         Command::Split { file, format, roles } => transcript::split(config, &file, format, &roles).await,
-        Command::Diagnose { file, format, out, lang, roles } => {
-            transcript::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles).await
+        Command::Diagnose { file, format, out, lang, roles, audio } => {
+            transcript::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles, &audio).await
+        }
+        Command::Transcribe { file, format, lang, roles, audio } => {
+            audio::transcribe(config, &file, format, lang.map(LangArg::lang), &roles, &audio).await
         }
         Command::Compare { question, answer, format, lang } => {
             transcript::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await

@@ -27,7 +27,7 @@ pub struct RoleArgs {
 }
 
 impl RoleArgs {
-    fn hints(&self) -> RoleHints {
+    pub(super) fn hints(&self) -> RoleHints {
         RoleHints { interviewers: self.interviewers.clone(), candidates: self.candidates.clone() }
     }
 }
@@ -51,9 +51,6 @@ pub(super) async fn split(
     write_stdout(out.as_bytes())
 }
 
-/// Extensions of recordings: transcribing them is not part of the transcript path.
-const AUDIO_EXTENSIONS: &[&str] = &["wav", "mp3", "m4a", "aac", "flac", "ogg", "opus", "webm", "mp4", "mkv", "mov"];
-
 pub(super) async fn diagnose(
     config: Arc<Config>,
     file: &Path,
@@ -61,30 +58,27 @@ pub(super) async fn diagnose(
     out: Option<&Path>,
     lang: Option<crate::kb::Lang>,
     roles: &RoleArgs,
+    audio: &super::audio::AudioArgs,
 ) -> Result<(), CliError> {
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    if AUDIO_EXTENSIONS.contains(&ext.as_str()) {
-        return Err(CliError::input(anyhow!(
-            "{} is a recording; this build diagnoses transcripts only\n  hint: transcribe it first (e.g. whisper's JSON output) and run `ivd diagnose` on the transcript",
-            file.display()
-        )));
-    }
-    let (ctx, name) = context_for_file(config, file)?;
     let format = match format {
         ReportFormatArg::Md => ReportFormat::Md,
         ReportFormatArg::Html => ReportFormat::Html,
         ReportFormatArg::Json => ReportFormat::Json,
     };
-    let (report, rendered) =
+    let (report, rendered) = if crate::audio::is_audio_path(file) {
+        super::audio::diagnose(config, file, format, lang, roles, audio).await?
+    } else {
+        let (ctx, name) = context_for_file(config, file)?;
         diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints())
             .await
             .map_err(|e| {
                 let mut err = CliError::from(e);
                 err.error = err.error.context(format!("cannot diagnose {}", file.display()));
                 err
-            })?;
+            })?
+    };
     if report.questions.is_empty() {
-        eprintln!("warning: no question/answer pairs found in {}; is this an interview transcript?", file.display());
+        eprintln!("warning: no question/answer pairs found in {}; is this an interview?", file.display());
     }
     match out {
         Some(path) => {

@@ -2,7 +2,7 @@
 //! the models folder), mean pooling, e5's `query: ` / `passage: ` prefixes, and a SQLite cache
 //! keyed by model and content hash so unchanged texts are never embedded twice.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
@@ -37,15 +37,8 @@ pub enum Variant {
     Fp32,
 }
 
-/// ONNX Runtime may be initialised once per process; the outcome is kept for later callers.
-static ORT: OnceLock<Result<(), String>> = OnceLock::new();
-
-fn init_runtime(lib: &std::path::Path) -> Result<(), EmbedError> {
-    // Loading the library is all: fastembed's session builder creates the environment itself, and
-    // a second environment per process is refused.
-    ORT.get_or_init(|| ort::init_from(lib).map(drop).map_err(|e| e.to_string()))
-        .clone()
-        .map_err(|message| EmbedError::Runtime { path: lib.display().to_string(), message })
+fn init_runtime(lib: &std::path::Path) -> Result<ort::environment::Environment, EmbedError> {
+    models::onnx_environment(lib).map_err(|message| EmbedError::Runtime { path: lib.display().to_string(), message })
 }
 
 pub struct Embedder {
@@ -74,10 +67,10 @@ impl Embedder {
             tokenizer_config_file: read(models.file(models::E5_TOKENIZER_CONFIG)?)?,
         };
         let onnx_bytes = read(onnx.clone())?;
-        init_runtime(&lib)?;
+        let env = init_runtime(&lib)?;
         let user = UserDefinedEmbeddingModel::new(onnx_bytes, files).with_pooling(Pooling::Mean);
         let model =
-            TextEmbedding::try_new_from_user_defined(user, InitOptionsUserDefined::new().with_max_length(MAX_LENGTH))
+            TextEmbedding::try_new_from_user_defined(user, InitOptionsUserDefined::new().with_max_length(MAX_LENGTH).with_environment(env))
                 .map_err(|e| EmbedError::Load { path: onnx.display().to_string(), message: e.to_string() })?;
         let manifest_sha = models
             .manifest()?

@@ -4,6 +4,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::kb::search::SearchHit;
+use crate::scoring::habits::Count;
+use crate::scoring::speech::Pause;
 use crate::scoring::content::ContentScore;
 use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::Speaker;
@@ -20,6 +22,9 @@ pub struct Report {
     pub improvement_plan: ImprovementPlan,
     pub compared_to_last: Option<Comparison>,
     pub meta: Meta,
+    /// Recordings only: who spoke when and the long pauses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Timeline>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -66,7 +71,35 @@ pub struct QuestionReport {
     pub dimension: Option<String>,
     pub references: Vec<Reference>,
     pub content: ContentScore,
+    /// Delivery, from a recording (`scoring::speech::SpeechScore`); null for transcripts.
     pub speech: Option<serde_json::Value>,
+    /// Verbal habits from the words alone (fillers, hedging, repeated phrases), for transcripts too.
+    #[serde(default)]
+    pub habits: Option<Habits>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Habits {
+    pub fillers: Vec<Count>,
+    pub hedges: Vec<Count>,
+    pub repeats: Vec<Count>,
+}
+
+/// Who spoke when, for the HTML timeline of a recording.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Timeline {
+    pub duration_s: f64,
+    pub turns: Vec<TimelineTurn>,
+    /// Silences of [`crate::scoring::speech::LONG_PAUSE_S`] or more.
+    pub pauses: Vec<Pause>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TimelineTurn {
+    pub speaker: String,
+    pub role: String,
+    pub start_s: f64,
+    pub end_s: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]

@@ -3,8 +3,10 @@
 
 pub mod content;
 pub mod coverage;
+pub mod habits;
 pub mod relevance;
 pub mod signals;
+pub mod speech;
 pub mod star;
 pub mod text;
 

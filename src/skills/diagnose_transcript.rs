@@ -2,9 +2,12 @@
 
 use std::time::Instant;
 
+use crate::kb::search::KbSearch;
 use crate::kb::Lang;
-use crate::report::model::{QuestionReport, Reference, Report, SourceInfo};
+use crate::transcript::pairs::QaPair;
+use crate::report::model::{Habits, QuestionReport, Reference, Report, SourceInfo};
 use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
+use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs};
 use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::roles::RoleHints;
@@ -46,51 +49,7 @@ async fn steps(
     let (split, transcript) = super::split_transcript::run(ctx, path, hints).await?;
     let mut questions = Vec::with_capacity(split.pairs.len());
     for pair in &split.pairs {
-        // Each question's feedback speaks that question's language (a mixed interview switches).
-        let q_lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&pair.question, &pair.answer));
-        let analysis = call(
-            &AnalyzeContent,
-            AnalyzeContentArgs {
-                question: pair.question.clone(),
-                answer: pair.answer.clone(),
-                reference_id: None,
-                lang: Some(lang_code(q_lang).into()),
-            },
-            ctx,
-        )
-        .await?;
-        // The entries found for the question (searched once, by the analysis); the one the
-        // answer was scored against leads; with none, nothing found fits.
-        let mut relevant = analysis.references.clone();
-        match &analysis.reference_id {
-            Some(id) => {
-                if let Some(at) = relevant.iter().position(|h| &h.id == id) {
-                    let chosen = relevant.remove(at);
-                    relevant.insert(0, chosen);
-                }
-            }
-            None => relevant.clear(),
-        }
-        let references = relevant
-            .iter()
-            .map(|h| {
-                let mut r = Reference::from(h);
-                if let Some(e) = kb.kb.get(&h.id) {
-                    r.question = e.question_in(q_lang).to_string();
-                }
-                r
-            })
-            .collect();
-        questions.push(QuestionReport {
-            pair: pair.clone(),
-            // A behavioral question the base has no entry for is still a behavioral question.
-            dimension: relevant.first().map(|h| h.dimension.clone()).or_else(|| {
-                crate::scoring::star::is_behavioral_question(&pair.question).then(|| "behavioral".to_string())
-            }),
-            references,
-            content: analysis.content,
-            speech: None,
-        });
+        questions.push(question_report(ctx, &kb, pair, lang).await?);
     }
     let duration_s = transcript
         .turns
@@ -113,11 +72,81 @@ async fn steps(
             format: Some(format),
             elapsed_ms: Some(started.elapsed().as_millis() as u64),
             lang: lang.map(|l| lang_code(l).to_string()),
+            timeline: None,
         },
         ctx,
     )
     .await?;
     Ok((out.report, out.rendered))
+}
+
+/// Score one pair's content: search the base once, analyse, and keep the references the answer
+/// was scored against first. Shared with `diagnose-audio`.
+pub async fn question_report(
+    ctx: &ToolContext,
+    kb: &KbSearch,
+    pair: &QaPair,
+    lang: Option<Lang>,
+) -> Result<QuestionReport, ToolError> {
+    // Each question's feedback speaks that question's language (a mixed interview switches).
+    let q_lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&pair.question, &pair.answer));
+    let analysis = call(
+        &AnalyzeContent,
+        AnalyzeContentArgs {
+            question: pair.question.clone(),
+            answer: pair.answer.clone(),
+            reference_id: None,
+            lang: Some(lang_code(q_lang).into()),
+        },
+        ctx,
+    )
+    .await?;
+    // The entries found for the question (searched once, by the analysis); the one the
+    // answer was scored against leads; with none, nothing found fits.
+    let mut relevant = analysis.references.clone();
+    match &analysis.reference_id {
+        Some(id) => {
+            if let Some(at) = relevant.iter().position(|h| &h.id == id) {
+                let chosen = relevant.remove(at);
+                relevant.insert(0, chosen);
+            }
+        }
+        None => relevant.clear(),
+    }
+    let references = relevant
+        .iter()
+        .map(|h| {
+            let mut r = Reference::from(h);
+            if let Some(e) = kb.kb.get(&h.id) {
+                r.question = e.question_in(q_lang).to_string();
+            }
+            r
+        })
+        .collect();
+    let habits = call(
+        &AnalyzeSpeech,
+        AnalyzeSpeechArgs {
+            text: Some(pair.answer.clone()),
+            words: Vec::new(),
+            speech: Vec::new(),
+            lang: Some(lang_code(q_lang).into()),
+            f0_hz: Vec::new(),
+            level_db: Vec::new(),
+        },
+        ctx,
+    )
+    .await?;
+    Ok(QuestionReport {
+        pair: pair.clone(),
+        // A behavioral question the base has no entry for is still a behavioral question.
+        dimension: relevant.first().map(|h| h.dimension.clone()).or_else(|| {
+            crate::scoring::star::is_behavioral_question(&pair.question).then(|| "behavioral".to_string())
+        }),
+        references,
+        content: analysis.content,
+        speech: None,
+        habits: Some(Habits { fillers: habits.fillers, hedges: habits.hedges, repeats: habits.repeats }),
+    })
 }
 
 pub fn lang_code(l: Lang) -> &'static str {

@@ -2,5 +2,6 @@
 //! calls tools through [`crate::tools::call`], so every step is timed, limited and audited.
 
 pub mod compare_expert;
+pub mod diagnose_audio;
 pub mod diagnose_transcript;
 pub mod split_transcript;

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
-use crate::report::model::{Meta, QuestionReport, Report, SourceInfo, SCHEMA_VERSION};
+use crate::report::model::{Meta, QuestionReport, Report, SourceInfo, Timeline, SCHEMA_VERSION};
 use crate::report::{build, render, OutputFormat};
 use crate::transcript::roles::Speaker;
 
@@ -35,6 +35,9 @@ pub struct GenerateReportArgs {
     /// omitted.
     #[serde(default)]
     pub lang: Option<String>,
+    /// Recordings: who spoke when, for the HTML timeline.
+    #[serde(default)]
+    pub timeline: Option<Timeline>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -55,7 +58,7 @@ impl Tool for GenerateReport {
             Some(l) => l == "zh",
             None => majority_is_chinese(&args.questions).unwrap_or(args.source.language == "zh"),
         };
-        let summary = build::summary(&args.questions, &kb.kb, zh, None);
+        let summary = build::summary(&args.questions, &kb.kb, zh, build::speech_avg(&args.questions));
         let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
         let report = Report {
             schema_version: SCHEMA_VERSION,
@@ -65,6 +68,7 @@ impl Tool for GenerateReport {
             questions: args.questions,
             improvement_plan,
             compared_to_last: None,
+            timeline: args.timeline,
             meta: Meta {
                 generated_at: crate::audit::now_rfc3339(),
                 lang: if zh { "zh" } else { "en" }.into(),

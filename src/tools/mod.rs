@@ -6,6 +6,7 @@
 //! outcome in an [`Envelope`]; nothing here panics or throws past it.
 
 pub mod analyze_content;
+pub mod analyze_speech;
 pub mod detect_speakers;
 pub mod generate_report;
 pub mod parse_transcript;
@@ -13,6 +14,7 @@ pub mod query_knowledge_base;
 pub mod read_file;
 pub mod registry;
 pub mod split_qa_pairs;
+pub mod transcribe_audio;
 
 use std::future::Future;
 use std::path::{Component, Path, PathBuf};
@@ -111,6 +113,16 @@ pub trait Tool: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
 }
 
+/// A progress sink: called with a step name and the fraction of it done (0 to 1).
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(&str, f64) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
+}
+
 /// What a tool may use. No tool reaches for global state.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
@@ -121,6 +133,8 @@ pub struct ToolContext {
     pub audit: Option<Arc<AuditLog>>,
     pub cancel: CancellationToken,
     pub timeout: Duration,
+    /// Where long tools report how far they are (the CLI draws a progress bar); none by default.
+    pub progress: Option<Progress>,
     /// The knowledge base with its index, loaded on first use and shared by clones of the context.
     kb: Arc<OnceLock<Result<Arc<KbSearch>, ToolError>>>,
 }
@@ -135,6 +149,7 @@ impl ToolContext {
             session: audit::new_session_id(),
             audit,
             cancel: CancellationToken::new(),
+            progress: None,
             kb: Arc::new(OnceLock::new()),
         }
     }
@@ -292,5 +307,23 @@ impl From<crate::transcript::TranscriptError> for ToolError {
             E::NoTextLayer => "run OCR on the PDF (ocrmypdf) or export the transcript as text",
         };
         ToolError::input(e.to_string(), suggestion)
+    }
+}
+
+impl From<crate::audio::AudioError> for ToolError {
+    fn from(e: crate::audio::AudioError) -> ToolError {
+        use crate::audio::AudioError as E;
+        match &e {
+            E::Empty { .. } | E::Unsupported { .. } | E::Corrupt { .. } | E::NoSamples { .. } => {
+                // The message itself says what to do.
+                ToolError::input(e.to_string(), "give a recording ivd can decode (see the message)")
+            }
+            E::Io { .. } => ToolError::service(e.to_string(), "check the file's permissions"),
+            E::Model { .. } => ToolError::service(e.to_string(), "run `ivd models fetch`"),
+            E::Cancelled => ToolError::new(ErrorCode::Timeout, "the transcription was cancelled", "run it again"),
+            E::Resample(_) | E::Transcribe(_) => {
+                ToolError::service(e.to_string(), "convert the file with `ffmpeg -i IN -ar 16000 -ac 1 OUT.wav` and retry")
+            }
+        }
     }
 }

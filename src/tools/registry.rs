@@ -86,10 +86,12 @@ impl ToolRegistry {
         let mut r = ToolRegistry::default();
         r.register(super::read_file::ReadFile);
         r.register(super::parse_transcript::ParseTranscript);
+        r.register(super::transcribe_audio::TranscribeAudio);
         r.register(super::detect_speakers::DetectSpeakers);
         r.register(super::split_qa_pairs::SplitQaPairs);
         r.register(super::query_knowledge_base::QueryKnowledgeBase);
         r.register(super::analyze_content::AnalyzeContent);
+        r.register(super::analyze_speech::AnalyzeSpeech);
         r.register(super::generate_report::GenerateReport);
         r
     }

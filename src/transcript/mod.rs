@@ -55,6 +55,8 @@ pub enum Format {
     Docx,
     /// A PDF with a text layer; its text is read as any other transcript.
     Pdf,
+    /// Transcribed from a recording by `transcribe_audio`.
+    Audio,
 }
 
 impl Format {
@@ -71,6 +73,7 @@ impl Format {
             Format::PodcastJson => "podcast-json",
             Format::Docx => "docx",
             Format::Pdf => "pdf",
+            Format::Audio => "audio",
         }
     }
 }
@@ -169,7 +172,7 @@ pub fn parse(text: &str, hint: Option<Format>) -> Result<Transcript, TranscriptE
         Format::Srt => cues::parse_srt(&body),
         Format::Otter | Format::Zoom => otter::parse(&body),
         Format::Labeled | Format::Markdown | Format::Docx | Format::Pdf => labeled::parse(&body),
-        Format::Raw => Vec::new(),
+        Format::Raw | Format::Audio => Vec::new(),
     };
     for s in &mut segments {
         s.text = markers::strip_inline(&s.text);

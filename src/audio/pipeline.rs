@@ -1,0 +1,120 @@
+//! A recording, start to finish: decode, voice activity, acoustic features, who spoke when,
+//! transcription, and turns. Timed step by step for `ivd bench`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::features::{self, Frames};
+use super::speakers::{self, ChannelMode, Diarization};
+use super::turns::{self, AudioTurn};
+use super::vad::{self, Activity, VadKind};
+use super::whisper::{self, Transcriber, Transcription};
+use super::{decode, AudioError, SourceFormat};
+use crate::models::{self, Models};
+
+pub struct Options {
+    /// "en", "zh", or None to detect.
+    pub language: Option<String>,
+    pub channels: Option<ChannelMode>,
+    pub vad: VadKind,
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { language: None, channels: None, vad: VadKind::default(), threads: whisper::default_threads() }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Timings {
+    pub decode_ms: u64,
+    pub vad_ms: u64,
+    pub speakers_ms: u64,
+    pub load_ms: u64,
+    pub transcribe_ms: u64,
+}
+
+/// Everything learnt from a recording; the samples themselves are not kept.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    pub source: SourceFormat,
+    pub duration_s: f64,
+    pub warnings: Vec<String>,
+    pub activity: Activity,
+    pub diarization: Diarization,
+    pub transcription: Transcription,
+    pub turns: Vec<AudioTurn>,
+    /// Pitch and level every 10 ms (MFCCs dropped).
+    pub frames: Frames,
+    pub timings: Timings,
+}
+
+fn ms(t: Instant) -> u64 {
+    t.elapsed().as_millis() as u64
+}
+
+/// Decode, detect and transcribe `path`. `progress` gets the fraction of transcription done.
+pub fn process(
+    path: &Path,
+    models: &Models,
+    opts: &Options,
+    progress: &mut dyn FnMut(f64),
+    cancel: &CancellationToken,
+) -> Result<Recording, AudioError> {
+    let mut timings = Timings::default();
+    let t = Instant::now();
+    let audio = decode::decode(path, opts.channels.is_some())?;
+    timings.decode_ms = ms(t);
+    if opts.channels.is_some() && audio.channels.len() < 2 {
+        return Err(AudioError::Unsupported {
+            path: path.to_path_buf(),
+            detail: format!(
+                "--channels needs a stereo recording and this one has {} channel(s); drop --channels to tell the voices apart acoustically",
+                audio.source.channels
+            ),
+        });
+    }
+    let t = Instant::now();
+    let activity = vad::detect(&audio.mono, opts.vad, models)?;
+    timings.vad_ms = ms(t);
+    let t = Instant::now();
+    let mut frames = features::frames(&audio.mono);
+    let diarization = match opts.channels {
+        Some(mode) => speakers::by_channels(&audio, &activity, mode),
+        None => speakers::diarize(&frames, &activity),
+    };
+    frames.mfcc = Vec::new();
+    timings.speakers_ms = ms(t);
+    let transcription = if activity.regions.is_empty() {
+        Transcription { language: opts.language.clone().unwrap_or_else(|| "en".into()), segments: Vec::new() }
+    } else {
+        let t = Instant::now();
+        let model = models
+            .file(models::WHISPER_BASE)
+            .map_err(|e| AudioError::Model { what: "Whisper", message: e.to_string() })?;
+        let transcriber = Transcriber::load(&model)?;
+        timings.load_ms = ms(t);
+        let t = Instant::now();
+        let wopts = whisper::Options { language: opts.language.as_deref(), threads: opts.threads };
+        let tr = transcriber.transcribe(&audio.mono, &activity, &wopts, progress, cancel)?;
+        timings.transcribe_ms = ms(t);
+        tr
+    };
+    let zh = transcription.language == "zh";
+    let turns = turns::build(&transcription, &diarization, zh);
+    Ok(Recording {
+        source: audio.source.clone(),
+        duration_s: audio.duration_s(),
+        warnings: audio.warnings.clone(),
+        activity,
+        diarization,
+        transcription,
+        turns,
+        frames,
+        timings,
+    })
+}

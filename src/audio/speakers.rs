@@ -1,0 +1,356 @@
+//! Who spoke when, from the audio: speech regions are cut into pieces of at most [`PIECE_S`], each
+//! piece gets a voice print (MFCC statistics and pitch), the prints are clustered agglomeratively
+//! with the number of speakers (1 to [`MAX_SPEAKERS`]) chosen by silhouette, and a region keeps one
+//! speaker unless it is long. In the channel mode each side of a stereo file is one speaker.
+
+use serde::{Deserialize, Serialize};
+
+use super::features::{self, frame_at, Frames};
+use super::vad::{energy_frames, Activity, Span};
+use super::{sample_at, Audio};
+
+/// Longest piece given one voice print: long enough for stable statistics (2 s is the usual
+/// segment length of diarization front ends such as pyannote's), short enough to catch turns.
+pub const PIECE_S: f64 = 2.0;
+pub const MAX_SPEAKERS: usize = 4;
+/// Below this mean silhouette, a split into two or more speakers is not better than one voice
+/// (Rousseeuw: under 0.25 "no substantial structure").
+pub const MIN_SILHOUETTE: f64 = 0.25;
+/// Agglomerative clustering is cubic in the pieces: beyond this many, cluster an even sample and
+/// give the rest the nearest centroid.
+const MAX_CLUSTERED: usize = 400;
+/// How much worse than the best a split with fewer speakers may score and still be preferred.
+const SILHOUETTE_SLACK: f64 = 0.05;
+/// A region up to this long is one speaker (turn changes come with a gap).
+const ONE_SPEAKER_REGION_S: f64 = 8.0;
+
+/// Stereo recordings where each side was recorded on its own channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChannelMode {
+    InterviewerLeft,
+    InterviewerRight,
+}
+
+/// Speech pieces with a speaker number (0-based, in order of first appearance).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Diarization {
+    pub speakers: usize,
+    pub pieces: Vec<(Span, usize)>,
+    /// "acoustic" or "channels".
+    pub basis: String,
+    /// Silhouette of the chosen clustering (acoustic mode with 2+ speakers).
+    pub silhouette: Option<f64>,
+}
+
+impl Diarization {
+    /// Speaker at time `t`: the piece holding it, else the nearest piece.
+    pub fn speaker_at(&self, t: f64) -> usize {
+        self.pieces
+            .iter()
+            .min_by(|a, b| distance(&a.0, t).total_cmp(&distance(&b.0, t)))
+            .map(|p| p.1)
+            .unwrap_or(0)
+    }
+}
+
+fn distance(s: &Span, t: f64) -> f64 {
+    if t < s.start_s {
+        s.start_s - t
+    } else if t > s.end_s {
+        t - s.end_s
+    } else {
+        0.0
+    }
+}
+
+fn pieces(activity: &Activity) -> Vec<(Span, usize)> {
+    let mut out = Vec::new();
+    for (ri, r) in activity.regions.iter().enumerate() {
+        let n = (r.len() / PIECE_S).ceil().max(1.0) as usize;
+        let step = r.len() / n as f64;
+        for i in 0..n {
+            out.push((Span { start_s: r.start_s + step * i as f64, end_s: r.start_s + step * (i + 1) as f64 }, ri));
+        }
+    }
+    out
+}
+
+/// Acoustic diarization of the mono mix.
+pub fn diarize(frames: &Frames, activity: &Activity) -> Diarization {
+    let pieces = pieces(activity);
+    let prints: Vec<Option<Vec<f32>>> =
+        pieces.iter().map(|(s, _)| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s))).collect();
+    let usable: Vec<usize> = (0..pieces.len()).filter(|&i| prints[i].is_some()).collect();
+    let mut labels = vec![usize::MAX; pieces.len()];
+    let mut silhouette = None;
+    if usable.len() >= 2 {
+        let x: Vec<Vec<f32>> = standardise(usable.iter().filter_map(|&i| prints[i].clone()).collect());
+        let (lab, sil) = cluster(&x);
+        silhouette = sil;
+        for (k, &i) in usable.iter().enumerate() {
+            labels[i] = lab[k];
+        }
+    } else {
+        for &i in &usable {
+            labels[i] = 0;
+        }
+    }
+    // Pieces without a print take their region's label, else the nearest labelled piece's.
+    for i in 0..pieces.len() {
+        if labels[i] == usize::MAX {
+            let near = (0..pieces.len())
+                .filter(|&j| labels[j] != usize::MAX)
+                .min_by_key(|&j| (pieces[j].1 != pieces[i].1, (pieces[j].0.start_s - pieces[i].0.start_s).abs() as i64));
+            labels[i] = near.map(|j| labels[j]).unwrap_or(0);
+        }
+    }
+    one_speaker_per_short_region(&pieces, &mut labels, activity);
+    finish(pieces, labels, "acoustic", silhouette)
+}
+
+/// A short region is one speaker: its pieces take the label that holds most of its time.
+fn one_speaker_per_short_region(pieces: &[(Span, usize)], labels: &mut [usize], activity: &Activity) {
+    for (ri, r) in activity.regions.iter().enumerate() {
+        if r.len() > ONE_SPEAKER_REGION_S {
+            continue;
+        }
+        let idx: Vec<usize> = (0..pieces.len()).filter(|&i| pieces[i].1 == ri).collect();
+        let mut time = [0.0f64; MAX_SPEAKERS];
+        for &i in &idx {
+            time[labels[i].min(MAX_SPEAKERS - 1)] += pieces[i].0.len();
+        }
+        let best = (0..MAX_SPEAKERS).max_by(|&a, &b| time[a].total_cmp(&time[b])).unwrap_or(0);
+        for &i in &idx {
+            labels[i] = best;
+        }
+    }
+}
+
+/// Renumber speakers by first appearance.
+fn finish(pieces: Vec<(Span, usize)>, labels: Vec<usize>, basis: &str, silhouette: Option<f64>) -> Diarization {
+    let mut order: Vec<usize> = Vec::new();
+    for &l in &labels {
+        if !order.contains(&l) {
+            order.push(l);
+        }
+    }
+    let pieces = pieces
+        .into_iter()
+        .zip(labels)
+        .map(|((s, _), l)| (s, order.iter().position(|&o| o == l).unwrap_or(0)))
+        .collect();
+    Diarization { speakers: order.len().max(1), pieces, basis: basis.into(), silhouette }
+}
+
+/// Channel mode: each piece belongs to the side that is louder during it. Speaker 0 is the
+/// interviewer's side, 1 the candidate's.
+pub fn by_channels(audio: &Audio, activity: &Activity, mode: ChannelMode) -> Diarization {
+    let (iv, cand) = match mode {
+        ChannelMode::InterviewerLeft => (0, 1),
+        ChannelMode::InterviewerRight => (1, 0),
+    };
+    let pieces = pieces(activity);
+    let labels = pieces
+        .iter()
+        .map(|(s, _)| {
+            let e = |c: usize| {
+                let ch = &audio.channels[c];
+                let slice = &ch[sample_at(s.start_s, ch.len())..sample_at(s.end_s, ch.len())];
+                energy_frames(slice, slice.len().max(1)).first().copied().unwrap_or(0.0)
+            };
+            if audio.channels.len() < 2 || e(iv) >= e(cand) {
+                0
+            } else {
+                1
+            }
+        })
+        .collect::<Vec<_>>();
+    let pieces: Vec<(Span, usize)> = pieces.into_iter().map(|(s, r)| (s, r)).collect();
+    let mut d = Diarization { speakers: 2, pieces: Vec::new(), basis: "channels".into(), silhouette: None };
+    d.pieces = pieces.into_iter().zip(labels).map(|((s, _), l)| (s, l)).collect();
+    d
+}
+
+/// After standardising, pitch (the print's last value) counts this many times a cepstral
+/// coefficient: F0 differs by up to an octave between voices and is the single strongest cue.
+const PITCH_WEIGHT: f32 = 3.0;
+
+fn standardise(x: Vec<Vec<f32>>) -> Vec<Vec<f32>> {
+    let d = x.first().map(|v| v.len()).unwrap_or(0);
+    let n = x.len() as f32;
+    let mean: Vec<f32> = (0..d).map(|k| x.iter().map(|v| v[k]).sum::<f32>() / n).collect();
+    let sd: Vec<f32> =
+        (0..d).map(|k| (x.iter().map(|v| (v[k] - mean[k]).powi(2)).sum::<f32>() / n).sqrt().max(1e-3)).collect();
+    x.into_iter()
+        .map(|v| {
+            v.iter()
+                .enumerate()
+                .map(|(k, a)| (a - mean[k]) / sd[k] * if k + 1 == d { PITCH_WEIGHT } else { 1.0 })
+                .collect()
+        })
+        .collect()
+}
+
+fn dist(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| ((x - y) as f64).powi(2)).sum::<f64>().sqrt()
+}
+
+/// Labels for each row, with the number of clusters picked by silhouette (1 when no split reaches
+/// [`MIN_SILHOUETTE`]).
+fn cluster(x: &[Vec<f32>]) -> (Vec<usize>, Option<f64>) {
+    let sample: Vec<usize> = if x.len() > MAX_CLUSTERED {
+        (0..MAX_CLUSTERED).map(|i| i * x.len() / MAX_CLUSTERED).collect()
+    } else {
+        (0..x.len()).collect()
+    };
+    let xs: Vec<&Vec<f32>> = sample.iter().map(|&i| &x[i]).collect();
+    let n = xs.len();
+    let dm: Vec<Vec<f64>> = (0..n).map(|i| (0..n).map(|j| dist(xs[i], xs[j])).collect()).collect();
+    let merges = average_linkage(&dm);
+    let mut tried: Vec<(Vec<usize>, f64)> = Vec::new();
+    for k in 2..=MAX_SPEAKERS {
+        if k >= n {
+            break;
+        }
+        let lab = cut(&merges, n, k);
+        let s = silhouette(&dm, &lab);
+        tracing::debug!(k, silhouette = s, "speaker clustering");
+        tried.push((lab, s));
+    }
+    // The fewest speakers whose split is about as good as the best: an extra cluster that splits
+    // one voice in two scores nearly as well and would invent a speaker.
+    let top = tried.iter().map(|t| t.1).fold(f64::MIN, f64::max);
+    let best = tried.into_iter().find(|t| t.1 >= top - SILHOUETTE_SLACK).unwrap_or((vec![0; n], f64::MIN));
+    let (lab_sample, sil) = if best.1 >= MIN_SILHOUETTE { (best.0, Some(best.1)) } else { (vec![0; n], None) };
+    if sample.len() == x.len() {
+        return (lab_sample, sil);
+    }
+    // Centroids of the sample's clusters; every row takes the nearest.
+    let k = lab_sample.iter().max().map(|m| m + 1).unwrap_or(1);
+    let d = x[0].len();
+    let mut cent = vec![vec![0.0f32; d]; k];
+    let mut count = vec![0usize; k];
+    for (i, &l) in lab_sample.iter().enumerate() {
+        for (c, v) in cent[l].iter_mut().zip(xs[i]) {
+            *c += v;
+        }
+        count[l] += 1;
+    }
+    for (c, n) in cent.iter_mut().zip(&count) {
+        c.iter_mut().for_each(|v| *v /= (*n).max(1) as f32);
+    }
+    let labels = x
+        .iter()
+        .map(|v| (0..k).min_by(|&a, &b| dist(v, &cent[a]).total_cmp(&dist(v, &cent[b]))).unwrap_or(0))
+        .collect();
+    (labels, sil)
+}
+
+/// Merge order of average-linkage clustering: (a, b) cluster ids, new id = n + step.
+fn average_linkage(dm: &[Vec<f64>]) -> Vec<(usize, usize)> {
+    let n = dm.len();
+    let mut active: Vec<(usize, Vec<usize>)> = (0..n).map(|i| (i, vec![i])).collect();
+    let mut d: Vec<Vec<f64>> = dm.to_vec();
+    let mut merges = Vec::with_capacity(n.saturating_sub(1));
+    while active.len() > 1 {
+        let (mut bi, mut bj, mut bd) = (0, 1, f64::MAX);
+        for i in 0..active.len() {
+            for j in i + 1..active.len() {
+                if d[i][j] < bd {
+                    (bi, bj, bd) = (i, j, d[i][j]);
+                }
+            }
+        }
+        let (ni, nj) = (active[bi].1.len() as f64, active[bj].1.len() as f64);
+        for k in 0..active.len() {
+            let v = (d[bi][k] * ni + d[bj][k] * nj) / (ni + nj);
+            d[bi][k] = v;
+            d[k][bi] = v;
+        }
+        merges.push((active[bi].0, active[bj].0));
+        let moved = active[bj].1.clone();
+        active[bi].1.extend(moved);
+        active[bi].0 = n + merges.len() - 1;
+        active.remove(bj);
+        d.remove(bj);
+        for row in d.iter_mut() {
+            row.remove(bj);
+        }
+    }
+    merges
+}
+
+/// Labels after undoing the last k-1 merges.
+fn cut(merges: &[(usize, usize)], n: usize, k: usize) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..2 * n).collect();
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (step, &(a, b)) in merges.iter().take(n.saturating_sub(k)).enumerate() {
+        let id = n + step;
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra] = id;
+        parent[rb] = id;
+    }
+    let mut ids: Vec<usize> = Vec::new();
+    (0..n)
+        .map(|i| {
+            let r = root(&mut parent, i);
+            match ids.iter().position(|&x| x == r) {
+                Some(p) => p,
+                None => {
+                    ids.push(r);
+                    ids.len() - 1
+                }
+            }
+        })
+        .collect()
+}
+
+fn silhouette(dm: &[Vec<f64>], lab: &[usize]) -> f64 {
+    let k = lab.iter().max().map(|m| m + 1).unwrap_or(1);
+    let n = lab.len();
+    let mut total = 0.0;
+    for i in 0..n {
+        let mut sum = vec![0.0; k];
+        let mut cnt = vec![0usize; k];
+        for j in 0..n {
+            if i != j {
+                sum[lab[j]] += dm[i][j];
+                cnt[lab[j]] += 1;
+            }
+        }
+        if cnt[lab[i]] == 0 {
+            continue; // a singleton scores 0
+        }
+        let a = sum[lab[i]] / cnt[lab[i]] as f64;
+        let b = (0..k).filter(|&c| c != lab[i] && cnt[c] > 0).map(|c| sum[c] / cnt[c] as f64).fold(f64::MAX, f64::min);
+        if b < f64::MAX {
+            total += (b - a) / a.max(b);
+        }
+    }
+    total / n as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_separated_groups_are_two_speakers_and_one_blob_is_one() {
+        let mut x: Vec<Vec<f32>> = (0..12).map(|i| vec![0.0 + (i % 3) as f32 * 0.1, 1.0]).collect();
+        x.extend((0..8).map(|i| vec![5.0 + (i % 2) as f32 * 0.1, -1.0]));
+        let (lab, sil) = cluster(&standardise(x));
+        assert_eq!(lab.iter().max(), Some(&1));
+        assert!(lab[..12].iter().all(|&l| l == lab[0]) && lab[12..].iter().all(|&l| l != lab[0]));
+        assert!(sil.unwrap() > 0.8);
+        let blob: Vec<Vec<f32>> = (0..20).map(|i| vec![(i as f32 * 0.37).sin(), (i as f32 * 0.91).cos()]).collect();
+        let (lab, _) = cluster(&standardise(blob));
+        assert!(lab.iter().all(|&l| l == 0), "{lab:?}");
+    }
+}

@@ -1,0 +1,71 @@
+//! Turns from a recording: every transcribed word takes the speaker heard at its time, and runs of
+//! one speaker's words become turns. Segment boundaries are not trusted for turn changes: whisper
+//! starts segments up to a second early at speaker changes and merges short turns (MODELS.md).
+
+use serde::{Deserialize, Serialize};
+
+use super::speakers::Diarization;
+use super::whisper::{Transcription, Word};
+
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct AudioTurn {
+    /// 0-based speaker number from the diarization.
+    pub speaker: usize,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub text: String,
+    pub words: Vec<Word>,
+}
+
+/// A turn needs this many words to stand alone; shorter runs between two turns of one speaker
+/// (a misheard word at a boundary) join their neighbours.
+const MIN_TURN_WORDS: usize = 2;
+
+pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
+    let mut turns: Vec<AudioTurn> = Vec::new();
+    for seg in &t.segments {
+        if seg.words.is_empty() {
+            let mid = (seg.start_s + seg.end_s) / 2.0;
+            push(&mut turns, d.speaker_at(mid), Word { start_s: seg.start_s, end_s: seg.end_s, text: seg.text.clone(), p: 1.0 });
+            continue;
+        }
+        for w in &seg.words {
+            push(&mut turns, d.speaker_at((w.start_s + w.end_s.min(w.start_s + 0.4)) / 2.0), w.clone());
+        }
+    }
+    // Absorb stray one-word turns sandwiched in another speaker's talk.
+    let mut i = 1;
+    while i + 1 < turns.len() {
+        if turns[i].words.len() < MIN_TURN_WORDS && turns[i - 1].speaker == turns[i + 1].speaker {
+            let mid = turns.remove(i);
+            let next = turns.remove(i);
+            let prev = &mut turns[i - 1];
+            prev.words.extend(mid.words);
+            prev.words.extend(next.words);
+            prev.end_s = next.end_s;
+        } else {
+            i += 1;
+        }
+    }
+    for t in turns.iter_mut() {
+        t.text = join(&t.words, zh);
+    }
+    turns.retain(|t| !t.text.trim().is_empty());
+    turns
+}
+
+fn push(turns: &mut Vec<AudioTurn>, speaker: usize, w: Word) {
+    match turns.last_mut() {
+        Some(t) if t.speaker == speaker => {
+            t.end_s = t.end_s.max(w.end_s);
+            t.words.push(w);
+        }
+        _ => turns.push(AudioTurn { speaker, start_s: w.start_s, end_s: w.end_s, text: String::new(), words: vec![w] }),
+    }
+}
+
+/// Words back to text: English with spaces, Chinese without (whisper's tokens carry their own).
+pub fn join(words: &[Word], zh: bool) -> String {
+    let sep = if zh { "" } else { " " };
+    words.iter().map(|w| w.text.trim()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(sep)
+}

@@ -1,0 +1,294 @@
+//! Transcription with whisper.cpp (through whisper-rs) and the provisioned base model: windows of
+//! at most [`WINDOW_S`] cut at voice-activity pauses, the language detected once and then held,
+//! word times from DTW token alignment, whisper.cpp's log routed into `tracing`, progress and
+//! cancellation between and inside windows.
+
+use std::path::Path;
+use std::sync::Once;
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+use whisper_rs::{DtwMode, DtwModelPreset, DtwParameters, FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+
+use super::vad::{Activity, Span};
+use super::{sample_at, AudioError, SAMPLE_RATE};
+
+/// Whisper's encoder sees 30 s at a time; windows stay under it with room for padding, so no
+/// window is ever cut inside speech by whisper.cpp's own seek.
+pub const WINDOW_S: f64 = 28.0;
+/// Audio kept around a window's speech so that the first and last words are not clipped.
+const PAD_S: f64 = 0.2;
+/// Speech needed in a window before its language detection is trusted.
+const DETECT_MIN_SPEECH_S: f64 = 4.0;
+/// Keeps whisper on simplified characters. Short and free of fillers: a prompt full of fillers
+/// doubled the error rate (MODELS.md).
+pub const ZH_PROMPT: &str = "以下是普通话的句子。";
+
+static LOG_HOOKS: Once = Once::new();
+
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Word {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub text: String,
+    /// Whisper's probability for the word's tokens (the lowest).
+    pub p: f32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Segment {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub text: String,
+    pub words: Vec<Word>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Transcription {
+    /// ISO code whisper decided on (or was given): "en", "zh", ...
+    pub language: String,
+    pub segments: Vec<Segment>,
+}
+
+pub struct Options<'a> {
+    /// None: detect.
+    pub language: Option<&'a str>,
+    pub threads: usize,
+}
+
+pub struct Transcriber {
+    ctx: WhisperContext,
+}
+
+/// Threads for whisper: every core (whisper.cpp scales to about 8).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(8)
+}
+
+impl Transcriber {
+    pub fn load(model: &Path) -> Result<Transcriber, AudioError> {
+        LOG_HOOKS.call_once(whisper_rs::install_logging_hooks);
+        let mut params = WhisperContextParameters::default();
+        params.dtw_parameters = DtwParameters {
+            mode: DtwMode::ModelPreset { model_preset: DtwModelPreset::Base },
+            ..DtwParameters::default()
+        };
+        let path = model.to_str().ok_or_else(|| AudioError::Model {
+            what: "Whisper",
+            message: format!("{} is not a UTF-8 path", model.display()),
+        })?;
+        let ctx = WhisperContext::new_with_params(path, params).map_err(|e| AudioError::Model {
+            what: "Whisper",
+            message: format!("{e} loading {path}; run `ivd models fetch` to repair it"),
+        })?;
+        Ok(Transcriber { ctx })
+    }
+
+    /// Transcribe 16 kHz mono `samples` whose speech is `activity`. `progress` gets the fraction
+    /// done after each window.
+    pub fn transcribe(
+        &self,
+        samples: &[f32],
+        activity: &Activity,
+        opts: &Options,
+        progress: &mut dyn FnMut(f64),
+        cancel: &CancellationToken,
+    ) -> Result<Transcription, AudioError> {
+        let windows = windows(activity);
+        let total: f64 = windows.iter().map(Span::len).sum::<f64>().max(1e-9);
+        let mut language = opts.language.map(str::to_string);
+        let mut segments = Vec::new();
+        let mut done = 0.0;
+        for w in &windows {
+            if cancel.is_cancelled() {
+                return Err(AudioError::Cancelled);
+            }
+            let slice = &samples[sample_at(w.start_s, samples.len())..sample_at(w.end_s, samples.len())];
+            let speech = activity.speech_in(w);
+            let (lang, mut segs) = match &language {
+                Some(l) => (l.clone(), self.window(slice, Some(l), opts.threads, cancel)?),
+                None if speech < DETECT_MIN_SPEECH_S && windows.len() > 1 => {
+                    // Too little speech to trust a detection: transcribe, decide later.
+                    let (l, s) = self.detect_and_run(slice, opts.threads, cancel)?;
+                    (l, s)
+                }
+                None => {
+                    let (l, s) = self.detect_and_run(slice, opts.threads, cancel)?;
+                    language = Some(l.clone());
+                    (l, s)
+                }
+            };
+            let _ = lang;
+            for s in segs.iter_mut() {
+                s.start_s += w.start_s;
+                s.end_s += w.start_s;
+                for word in s.words.iter_mut() {
+                    word.start_s += w.start_s;
+                    word.end_s += w.start_s;
+                }
+            }
+            segments.extend(segs);
+            done += w.len();
+            progress(done / total);
+        }
+        Ok(Transcription { language: language.unwrap_or_else(|| "en".into()), segments })
+    }
+
+    /// Auto-detect the language on this window; Chinese is run again with the prompt that keeps
+    /// simplified characters.
+    fn detect_and_run(
+        &self,
+        slice: &[f32],
+        threads: usize,
+        cancel: &CancellationToken,
+    ) -> Result<(String, Vec<Segment>), AudioError> {
+        let (lang, segs) = self.run(slice, None, threads, cancel)?;
+        if lang == "zh" {
+            return Ok((lang, self.window(slice, Some("zh"), threads, cancel)?));
+        }
+        Ok((lang, segs))
+    }
+
+    fn window(&self, slice: &[f32], lang: Option<&str>, threads: usize, cancel: &CancellationToken) -> Result<Vec<Segment>, AudioError> {
+        self.run(slice, lang, threads, cancel).map(|(_, s)| s)
+    }
+
+    fn run(
+        &self,
+        slice: &[f32],
+        lang: Option<&str>,
+        threads: usize,
+        cancel: &CancellationToken,
+    ) -> Result<(String, Vec<Segment>), AudioError> {
+        let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
+        let mut state = self.ctx.create_state().map_err(fail)?;
+        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+        params.set_n_threads(threads as i32);
+        params.set_language(Some(lang.unwrap_or("auto")));
+        if lang == Some("zh") {
+            params.set_initial_prompt(ZH_PROMPT);
+        }
+        // Windows are independent: text carried over from one window misleads the next.
+        params.set_no_context(true);
+        params.set_token_timestamps(true);
+        params.set_print_progress(false);
+        params.set_print_realtime(false);
+        params.set_print_special(false);
+        params.set_print_timestamps(false);
+        let c = cancel.clone();
+        // whisper-rs 0.16 boxes the closure twice but casts it back as the bare closure type; with
+        // the closure already a `Box<dyn FnMut>` the two agree (a bare closure reads garbage).
+        let abort: Box<dyn FnMut() -> bool> = Box::new(move || c.is_cancelled());
+        params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort);
+        // Whisper needs at least a second of input; shorter windows are padded with silence.
+        let mut padded;
+        let input = if slice.len() < SAMPLE_RATE as usize + 1 {
+            padded = slice.to_vec();
+            padded.resize(SAMPLE_RATE as usize + SAMPLE_RATE as usize / 10, 0.0);
+            &padded[..]
+        } else {
+            slice
+        };
+        let result = state.full(params, input);
+        if cancel.is_cancelled() {
+            return Err(AudioError::Cancelled);
+        }
+        result.map_err(fail)?;
+        let detected = whisper_rs::get_lang_str(state.full_lang_id_from_state()).unwrap_or("en").to_string();
+        let eot = self.ctx.token_eot();
+        let mut segments = Vec::new();
+        for seg in state.as_iter() {
+            let (t0, t1) = (seg.start_timestamp() as f64 / 100.0, seg.end_timestamp() as f64 / 100.0);
+            let mut words: Vec<Word> = Vec::new();
+            for k in 0..seg.n_tokens() {
+                let Some(tok) = seg.get_token(k) else { continue };
+                if tok.token_id() >= eot {
+                    continue; // timestamps and other special tokens
+                }
+                let text = tok.to_str_lossy().map(|s| s.into_owned()).unwrap_or_default();
+                let data = tok.token_data();
+                let t = if data.t_dtw >= 0 { data.t_dtw } else { data.t0 } as f64 / 100.0;
+                let t = t.clamp(t0, t1.max(t0));
+                let p = tok.token_probability();
+                let starts_word = text.starts_with(' ') || words.is_empty() || is_cjk_token(&text);
+                if starts_word {
+                    words.push(Word { start_s: t, end_s: t, text: text.trim_start().to_string(), p });
+                } else if let Some(w) = words.last_mut() {
+                    w.text.push_str(&text);
+                    w.end_s = t;
+                    w.p = w.p.min(p);
+                }
+            }
+            // A word lasts until the next one starts (or the segment ends), at most 1.5 s.
+            for i in 0..words.len() {
+                let next = words.get(i + 1).map(|w| w.start_s).unwrap_or(t1);
+                words[i].end_s = words[i].end_s.max(next.min(words[i].start_s + 1.5));
+            }
+            words.retain(|w| !w.text.trim().is_empty());
+            let text = seg.to_str_lossy().map(|s| s.trim().to_string()).unwrap_or_default();
+            if text.is_empty() || is_hallucination(&text) {
+                continue;
+            }
+            segments.push(Segment { start_s: t0, end_s: t1, text, words });
+        }
+        Ok((detected, segments))
+    }
+}
+
+fn is_cjk_token(t: &str) -> bool {
+    t.chars().next().map(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c)).unwrap_or(false)
+}
+
+/// Whisper's known inventions on silence or music: bracketed sound notes and subtitle credits.
+fn is_hallucination(text: &str) -> bool {
+    let t = text.trim();
+    (t.starts_with('[') && t.ends_with(']')) || (t.starts_with('(') && t.ends_with(')')) || t.contains("字幕") || t == "..."
+}
+
+/// Windows of at most [`WINDOW_S`], each a run of speech regions cut at the pauses between them; a
+/// region longer than a window is cut into equal parts.
+pub fn windows(activity: &Activity) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut cur: Option<Span> = None;
+    let pieces = activity.regions.iter().flat_map(|r| {
+        let n = (r.len() / WINDOW_S).ceil().max(1.0) as usize;
+        let step = r.len() / n as f64;
+        (0..n).map(move |i| Span { start_s: r.start_s + step * i as f64, end_s: r.start_s + step * (i + 1) as f64 })
+    });
+    for p in pieces {
+        cur = match cur {
+            Some(c) if p.end_s - c.start_s <= WINDOW_S - 2.0 * PAD_S => Some(Span { start_s: c.start_s, end_s: p.end_s }),
+            Some(c) => {
+                out.push(c);
+                Some(p)
+            }
+            None => Some(p),
+        };
+    }
+    out.extend(cur);
+    out.iter()
+        .map(|w| Span { start_s: (w.start_s - PAD_S).max(0.0), end_s: (w.end_s + PAD_S).min(activity.duration_s) })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_cut_at_pauses_and_stay_short() {
+        let regions: Vec<Span> =
+            (0..20).map(|i| Span { start_s: i as f64 * 5.0, end_s: i as f64 * 5.0 + 4.0 }).chain([Span { start_s: 100.0, end_s: 170.0 }]).collect();
+        let a = Activity { regions, duration_s: 180.0 };
+        let w = windows(&a);
+        assert!(w.iter().all(|w| w.len() <= WINDOW_S + 1e-9), "{w:?}");
+        // Every cut between the short regions falls in a pause.
+        for x in &w {
+            for r in a.regions.iter().take(20) {
+                assert!(!(r.start_s < x.end_s - PAD_S - 1e-9 && r.end_s > x.end_s - PAD_S + 1e-9) || x.end_s > 99.0);
+            }
+        }
+        let covered: f64 = w.iter().map(Span::len).sum();
+        assert!(covered >= 150.0);
+    }
+}

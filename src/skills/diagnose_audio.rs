@@ -1,0 +1,187 @@
+//! `diagnose-audio`: transcribe (who spoke when) -> roles -> split -> content per question ->
+//! delivery per answer -> report with a timeline.
+
+use std::time::{Duration, Instant};
+
+use crate::audio::speakers::ChannelMode;
+use crate::audio::vad::VadKind;
+use crate::kb::Lang;
+use crate::report::model::{Report, SourceInfo, Timeline, TimelineTurn};
+use crate::scoring::speech::{Pause, LONG_PAUSE_S};
+use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs, TimedWord};
+use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
+use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
+use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
+use crate::tools::transcribe_audio::{TranscribeAudio, TranscribeAudioArgs, TranscribeAudioOutput};
+use crate::tools::{call, ToolContext, ToolError};
+use crate::transcript::pairs::QaPair;
+use crate::transcript::roles::{Role, RoleHints};
+
+use super::diagnose_transcript::{lang_code, question_report};
+
+pub const NAME: &str = "diagnose-audio";
+
+/// Transcription runs for minutes on long recordings: it gets this long whatever the tool limit.
+const TRANSCRIBE_LIMIT: Duration = Duration::from_secs(4 * 3600);
+
+pub struct AudioOptions {
+    /// Language of the talk for whisper ("en"/"zh"); detected when None.
+    pub speech_lang: Option<String>,
+    pub channels: Option<ChannelMode>,
+    pub vad: VadKind,
+}
+
+pub async fn run(
+    ctx: &ToolContext,
+    path: &str,
+    shown_path: &str,
+    format: ReportFormat,
+    lang: Option<Lang>,
+    hints: &RoleHints,
+    audio: &AudioOptions,
+) -> Result<(Report, String, Vec<String>), ToolError> {
+    let started = Instant::now();
+    let result = steps(ctx, path, shown_path, format, lang, hints, audio, started).await;
+    ctx.audit_call("skill", NAME, result.as_ref().map(|_| "ok").unwrap_or_else(|e| e.code.as_str()), started, path.as_bytes());
+    result
+}
+
+/// Transcribe with the long limit.
+pub async fn transcribe(
+    ctx: &ToolContext,
+    path: &str,
+    audio: &AudioOptions,
+) -> Result<TranscribeAudioOutput, ToolError> {
+    let mut long = ctx.clone();
+    long.timeout = long.timeout.max(TRANSCRIBE_LIMIT);
+    let args = TranscribeAudioArgs {
+        path: path.to_string(),
+        lang: audio.speech_lang.clone(),
+        channels: audio.channels,
+        vad: Some(audio.vad),
+    };
+    call(&TranscribeAudio, args, &long).await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn steps(
+    ctx: &ToolContext,
+    path: &str,
+    shown_path: &str,
+    format: ReportFormat,
+    lang: Option<Lang>,
+    hints: &RoleHints,
+    audio: &AudioOptions,
+    started: Instant,
+) -> Result<(Report, String, Vec<String>), ToolError> {
+    let kb = ctx.kb()?;
+    let rec = transcribe(ctx, path, audio).await?;
+    let transcript = rec.transcript(audio.channels.is_some());
+    let mut hints = hints.clone();
+    if audio.channels.is_some() {
+        hints.interviewers.push("Interviewer".into());
+        hints.candidates.push("Candidate".into());
+    }
+    let analysis = call(
+        &DetectSpeakers,
+        DetectSpeakersArgs {
+            transcript: transcript.clone(),
+            interviewers: hints.interviewers.clone(),
+            candidates: hints.candidates.clone(),
+        },
+        ctx,
+    )
+    .await?;
+    let turn_roles = analysis.turn_roles.clone();
+    let split =
+        call(&SplitQaPairs, SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(turn_roles.clone()) }, ctx)
+            .await?;
+    let zh_talk = rec.language == "zh";
+    let mut questions = Vec::with_capacity(split.pairs.len());
+    for pair in &split.pairs {
+        let mut q = question_report(ctx, &kb, pair, lang).await?;
+        let words = answer_words(&rec, &turn_roles, pair);
+        if !words.is_empty() {
+            let q_lang = lang.map(lang_code).unwrap_or(if zh_talk { "zh" } else { "en" });
+            let speech = call(
+                &AnalyzeSpeech,
+                AnalyzeSpeechArgs {
+                    text: None,
+                    words,
+                    speech: rec.speech.clone(),
+                    lang: Some(q_lang.into()),
+                    f0_hz: rec.f0.clone(),
+                    level_db: rec.db.clone(),
+                },
+                ctx,
+            )
+            .await?;
+            q.speech = speech.speech.and_then(|s| serde_json::to_value(s).ok());
+        }
+        questions.push(q);
+    }
+    let timeline = timeline(&rec, &transcript.turns, &analysis.speakers, &turn_roles);
+    let source = SourceInfo {
+        path: shown_path.to_string(),
+        kind: "audio".into(),
+        format: rec.source.codec.clone(),
+        language: if zh_talk { "zh".into() } else { transcript.language.as_str().into() },
+        duration_s: Some((rec.duration_s * 100.0).round() / 100.0),
+    };
+    let out = call(
+        &GenerateReport,
+        GenerateReportArgs {
+            source,
+            speakers: analysis.speakers,
+            questions,
+            format: Some(format),
+            elapsed_ms: Some(started.elapsed().as_millis() as u64),
+            lang: lang.map(|l| lang_code(l).to_string()),
+            timeline: Some(timeline),
+        },
+        ctx,
+    )
+    .await?;
+    Ok((out.report, out.rendered, rec.warnings))
+}
+
+/// The candidate's words between the question's start and the answer's end.
+fn answer_words(rec: &TranscribeAudioOutput, roles: &[Role], pair: &QaPair) -> Vec<TimedWord> {
+    let (Some(a), Some(b)) = (pair.start_s, pair.end_s) else { return Vec::new() };
+    rec.turns
+        .iter()
+        .zip(roles)
+        .filter(|(t, r)| **r == Role::Candidate && t.start_s >= a - 0.01 && t.end_s <= b + 0.01)
+        .flat_map(|(t, _)| t.words.iter())
+        .map(|w| TimedWord { text: w.text.clone(), start_s: w.start_s, end_s: w.end_s })
+        .collect()
+}
+
+fn timeline(
+    rec: &TranscribeAudioOutput,
+    turns: &[crate::transcript::Turn],
+    speakers: &[crate::transcript::roles::Speaker],
+    roles: &[Role],
+) -> Timeline {
+    let role_name = |r: &Role| match r {
+        Role::Interviewer => "interviewer",
+        Role::Candidate => "candidate",
+        _ => "unknown",
+    };
+    let turns = turns
+        .iter()
+        .zip(roles)
+        .map(|(t, r)| {
+            let label = t.speaker.clone().unwrap_or_default();
+            let name = speakers.iter().find(|s| s.id == label).map(|s| s.id.clone()).unwrap_or(label);
+            TimelineTurn { speaker: name, role: role_name(r).into(), start_s: t.start_s.unwrap_or(0.0), end_s: t.end_s.unwrap_or(0.0) }
+        })
+        .collect();
+    let pauses = rec
+        .speech
+        .windows(2)
+        .filter(|w| w[1].start_s - w[0].end_s >= LONG_PAUSE_S)
+        .map(|w| Pause { start_s: w[0].end_s, duration_s: w[1].start_s - w[0].end_s })
+        .collect();
+    Timeline { duration_s: rec.duration_s, turns, pauses }
+}

@@ -1,0 +1,104 @@
+//! `analyze_speech`: delivery of one answer (rate, fillers, pauses, pitch, volume) from a
+//! recording's words and voice activity; from text alone, the verbal habits (fillers, hedging,
+//! repeated phrases).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Tool, ToolContext, ToolError};
+use crate::audio::features::frame_at;
+use crate::audio::vad::Span;
+use crate::scoring::habits::{self, Count, Habits, Spoken};
+use crate::scoring::speech::{self, Delivery, SpeechScore};
+
+pub struct AnalyzeSpeech;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct TimedWord {
+    pub text: String,
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeSpeechArgs {
+    /// The answer as text (a transcript's answer). Give this or `words`.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The answer's words with times (from `transcribe_audio`).
+    #[serde(default)]
+    pub words: Vec<TimedWord>,
+    /// Speech regions of the recording (from `transcribe_audio`); pauses are the gaps between them.
+    #[serde(default)]
+    pub speech: Vec<Span>,
+    /// "en" or "zh"; from the text when absent.
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Pitch in Hz every 10 ms from the recording's start (0 = unvoiced); optional.
+    #[serde(default)]
+    pub f0_hz: Vec<f32>,
+    /// Level in dB every 10 ms from the recording's start; optional.
+    #[serde(default)]
+    pub level_db: Vec<f32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct AnalyzeSpeechOutput {
+    pub fillers: Vec<Count>,
+    pub hedges: Vec<Count>,
+    pub repeats: Vec<Count>,
+    /// Delivery scores; present when the words have times.
+    pub speech: Option<SpeechScore>,
+}
+
+impl Tool for AnalyzeSpeech {
+    const NAME: &'static str = "analyze_speech";
+    const DESCRIPTION: &'static str = "Score the delivery of one answer: speaking rate excluding long pauses (wpm or Chinese characters per minute), filler words, long pauses, pitch and volume variation, each 0-100 with its time-stamped flags; from text alone, filler words, hedging and repeated phrases.";
+    type Args = AnalyzeSpeechArgs;
+    type Output = AnalyzeSpeechOutput;
+
+    async fn execute(&self, args: AnalyzeSpeechArgs, _ctx: &ToolContext) -> Result<AnalyzeSpeechOutput, ToolError> {
+        let text = match (&args.text, args.words.is_empty()) {
+            (Some(t), true) => t.clone(),
+            (None, false) => args.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
+            _ => return Err(ToolError::input("give exactly one of `text` or `words`", "pass the answer's text, or its timed words")),
+        };
+        let zh = match args.lang.as_deref() {
+            Some("zh") => true,
+            Some("en") => false,
+            _ => crate::scoring::lang_of(&text, &text) == crate::kb::Lang::Zh,
+        };
+        let spoken: Vec<Spoken> = if args.words.is_empty() {
+            habits::words_of(&text, zh)
+        } else {
+            args.words.iter().map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) }).collect()
+        };
+        let h = habits::analyze(&spoken, zh);
+        let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
+        Ok(AnalyzeSpeechOutput {
+            fillers: Habits::counts(&h.fillers),
+            hedges: Habits::counts(&h.hedges),
+            repeats: Habits::counts(&h.repeats),
+            speech,
+        })
+    }
+}
+
+fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
+    let start = args.words.first().map(|w| w.start_s).unwrap_or(0.0);
+    let end = args.words.last().map(|w| w.end_s).unwrap_or(start);
+    // Voice activity decides where the answer's speech begins and ends, and its silences.
+    let inside: Vec<&Span> = args.speech.iter().filter(|r| r.end_s > start - 0.3 && r.start_s < end + 0.3).collect();
+    let span = match (inside.first(), inside.last()) {
+        (Some(a), Some(b)) => (a.start_s.max(start - 0.3), b.end_s.min(end + 0.3)),
+        _ => (start, end),
+    };
+    let pauses: Vec<(f64, f64)> = inside.windows(2).map(|w| (w[0].end_s, w[1].start_s)).collect();
+    let frames = |v: &[f32]| -> Vec<f32> {
+        let (a, b) = (frame_at(span.0).min(v.len()), frame_at(span.1).min(v.len()));
+        v[a..b].to_vec()
+    };
+    let (f0, db) = (frames(&args.f0_hz), frames(&args.level_db));
+    speech::score(&Delivery { zh, span_s: span, pauses: &pauses, habits: h, f0: &f0, db: &db })
+}
