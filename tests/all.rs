@@ -2,6 +2,7 @@
 
 mod common;
 mod diagnose;
+mod audio;
 mod documents;
 mod kb;
 mod robustness;

@@ -212,7 +212,9 @@ fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
         hint.with_extension(ext);
     }
     let probed = symphonia::default::get_probe()
-        .format(&hint, mss, &FormatOptions::default(), &MetadataOptions::default())
+        // Gapless: drop the encoder's priming samples (1105 for LAME MP3, 1024-2112 for AAC) as
+        // ffmpeg does, so that time 0 is time 0 in every format.
+        .format(&hint, mss, &FormatOptions { enable_gapless: true, ..Default::default() }, &MetadataOptions::default())
         .map_err(|e| unsupported(format!("no known audio container: {e}")))?;
     let mut format = probed.format;
     let track = format

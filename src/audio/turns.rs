@@ -29,8 +29,19 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
             push(&mut turns, d.speaker_at(mid), Word { start_s: seg.start_s, end_s: seg.end_s, text: seg.text.clone(), p: 1.0 });
             continue;
         }
+        let mut prev: Option<usize> = None;
         for w in &seg.words {
-            push(&mut turns, d.speaker_at((w.start_s + w.end_s.min(w.start_s + 0.4)) / 2.0), w.clone());
+            // The word's onset: DTW times mark where a token starts, and a word's end runs on to
+            // the next word, which after a turn change is the other speaker's. An onset in a
+            // silence (DTW places a turn's last word late) keeps the speaker of the word before
+            // it in the same segment.
+            let who = match (d.speaker_in(w.start_s), prev) {
+                (Some(s), _) => s,
+                (None, Some(p)) => p,
+                (None, None) => d.speaker_at(w.start_s),
+            };
+            prev = Some(who);
+            push(&mut turns, who, w.clone());
         }
     }
     // Absorb stray one-word turns sandwiched in another speaker's talk.
