@@ -4,12 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_apt=()
-command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
-python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
-if ((${#need_apt[@]})); then
-  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
-fi
+./scripts/deps.sh
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 # Real models for the tests of search quality and scoring (no mock embedder): provisioned once per

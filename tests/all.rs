@@ -1,8 +1,8 @@
 //! Integration tests: one binary (see tests/common for helpers).
 
+mod audio;
 mod common;
 mod diagnose;
-mod audio;
 mod documents;
 mod kb;
 mod robustness;

@@ -25,7 +25,8 @@ fn truth() -> Value {
 fn merged_turns(t: &Value) -> Vec<(String, f64, f64)> {
     let mut out: Vec<(String, f64, f64)> = Vec::new();
     for x in t["turns"].as_array().unwrap() {
-        let (sp, a, b) = (x["speaker"].as_str().unwrap().to_string(), x["start_s"].as_f64().unwrap(), x["end_s"].as_f64().unwrap());
+        let (sp, a, b) =
+            (x["speaker"].as_str().unwrap().to_string(), x["start_s"].as_f64().unwrap(), x["end_s"].as_f64().unwrap());
         match out.last_mut() {
             Some(last) if last.0 == sp => last.2 = b,
             _ => out.push((sp, a, b)),
@@ -55,7 +56,9 @@ fn every_format_decodes_to_the_same_16k_timeline() {
         assert!((a.duration_s() - dur).abs() < 0.12, "{name}: {} s", a.duration_s());
         // Lossy at 32-40 kbit/s: the difference stays well under the signal itself. MP3 and AAC
         // can shift the start by their encoder delay, so compare envelopes over 100 ms blocks.
-        let env = |x: &[f32]| x.chunks(1600).map(|c| (c.iter().map(|v| v * v).sum::<f32>() / c.len() as f32).sqrt()).collect::<Vec<_>>();
+        let env = |x: &[f32]| {
+            x.chunks(1600).map(|c| (c.iter().map(|v| v * v).sum::<f32>() / c.len() as f32).sqrt()).collect::<Vec<_>>()
+        };
         // AAC in MP4 keeps its 1024-sample priming unless the edit list is honoured: allow up to
         // 0.1 s of offset, found by the best alignment.
         let e1 = env(&master.mono);
@@ -217,7 +220,12 @@ fn wav_and_flac_of_one_recording_give_the_same_report() {
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("interview_en.wav");
     let a = decode(&rec("interview_en.flac"), false).unwrap();
-    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut w = hound::WavWriter::create(&wav, spec).unwrap();
     for v in &a.mono {
         w.write_sample((v * 32768.0).round().clamp(-32768.0, 32767.0) as i16).unwrap();
@@ -281,8 +289,10 @@ fn a_real_human_recording_is_transcribed_word_for_word() {
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["language"], "en");
     assert_eq!(v["speakers"].as_array().unwrap().len(), 1, "{v:#}");
-    let text: String = v["segments"].as_array().unwrap().iter().map(|s| s["text"].as_str().unwrap().to_string() + " ").collect();
+    let text: String =
+        v["segments"].as_array().unwrap().iter().map(|s| s["text"].as_str().unwrap().to_string() + " ").collect();
     let norm = |s: &str| s.to_lowercase().chars().filter(|c| c.is_alphanumeric() || *c == ' ').collect::<String>();
-    let want = "and so my fellow americans ask not what your country can do for you ask what you can do for your country";
+    let want =
+        "and so my fellow americans ask not what your country can do for you ask what you can do for your country";
     assert_eq!(norm(&text).split_whitespace().collect::<Vec<_>>().join(" "), want);
 }

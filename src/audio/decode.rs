@@ -116,7 +116,8 @@ enum WavFallback {
 
 fn decode_wav(path: &Path, keep_channels: bool) -> Result<Audio, WavFallback> {
     let corrupt = |detail: String| WavFallback::Error(AudioError::Corrupt { path: path.to_path_buf(), detail });
-    let file = File::open(path).map_err(|source| WavFallback::Error(AudioError::Io { path: path.to_path_buf(), source }))?;
+    let file =
+        File::open(path).map_err(|source| WavFallback::Error(AudioError::Io { path: path.to_path_buf(), source }))?;
     let mut reader = match hound::WavReader::new(BufReader::new(file)) {
         Ok(r) => r,
         // Codecs hound does not read (ADPCM, A-law, ...): symphonia may.

@@ -58,7 +58,8 @@ fn hz(mel: f32) -> f32 {
 impl Mfcc {
     fn new() -> Mfcc {
         let fft = RealFftPlanner::<f32>::new().plan_fft_forward(NFFT);
-        let window = (0..WIN).map(|i| 0.5 - 0.5 * (std::f32::consts::TAU * i as f32 / (WIN - 1) as f32).cos()).collect();
+        let window =
+            (0..WIN).map(|i| 0.5 - 0.5 * (std::f32::consts::TAU * i as f32 / (WIN - 1) as f32).cos()).collect();
         // Triangular filters evenly spaced on the mel scale between 20 Hz and 7.6 kHz.
         let (lo, hi) = (mel(20.0), mel(7600.0));
         let edges: Vec<f32> = (0..MELS + 2).map(|i| hz(lo + (hi - lo) * i as f32 / (MELS + 1) as f32)).collect();
@@ -115,7 +116,8 @@ pub fn frames(samples: &[f32]) -> Frames {
             let power: Vec<f32> = spectrum.iter().map(|z| z.norm_sqr()).collect();
             let mut logmel = [0.0f32; MELS];
             for (b, (first, w)) in m.filters.iter().enumerate() {
-                let e: f32 = w.iter().enumerate().map(|(j, wt)| wt * power.get(first + j).copied().unwrap_or(0.0)).sum();
+                let e: f32 =
+                    w.iter().enumerate().map(|(j, wt)| wt * power.get(first + j).copied().unwrap_or(0.0)).sum();
                 logmel[b] = (e + 1e-8).ln();
             }
             for (k, row) in m.dct.iter().enumerate() {

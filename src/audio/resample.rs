@@ -83,7 +83,8 @@ impl Stream {
             // The delay holds the last output frames back: push silence until they are out.
             let mut guard = 0;
             while self.out.first().map(|o| o.len()).unwrap_or(want) < want && guard < 64 {
-                let chunk = r.process_partial::<Vec<f32>>(None, None).map_err(|e| AudioError::Resample(e.to_string()))?;
+                let chunk =
+                    r.process_partial::<Vec<f32>>(None, None).map_err(|e| AudioError::Resample(e.to_string()))?;
                 append(&mut self.out, chunk, &mut self.skip);
                 guard += 1;
             }
@@ -109,7 +110,9 @@ mod tests {
     use super::*;
 
     fn tone(rate: u32, hz: f32, secs: f32) -> Vec<f32> {
-        (0..(rate as f32 * secs) as usize).map(|i| (i as f32 * hz * std::f32::consts::TAU / rate as f32).sin() * 0.5).collect()
+        (0..(rate as f32 * secs) as usize)
+            .map(|i| (i as f32 * hz * std::f32::consts::TAU / rate as f32).sin() * 0.5)
+            .collect()
     }
 
     #[test]

@@ -13,6 +13,9 @@ use super::{sample_at, Audio};
 /// segment length of diarization front ends such as pyannote's), short enough to catch turns.
 pub const PIECE_S: f64 = 2.0;
 pub const MAX_SPEAKERS: usize = 4;
+/// Pieces shorter than this ("um", "right") give prints too noisy to cluster: they take the
+/// speaker of their region or their nearest neighbour instead.
+const MIN_PRINT_S: f64 = 0.6;
 /// Below this mean silhouette, a split into two or more speakers is not better than one voice
 /// (Rousseeuw: under 0.25 "no substantial structure").
 pub const MIN_SILHOUETTE: f64 = 0.25;
@@ -51,11 +54,7 @@ impl Diarization {
 
     /// Speaker at time `t`: the piece holding it, else the nearest piece.
     pub fn speaker_at(&self, t: f64) -> usize {
-        self.pieces
-            .iter()
-            .min_by(|a, b| distance(&a.0, t).total_cmp(&distance(&b.0, t)))
-            .map(|p| p.1)
-            .unwrap_or(0)
+        self.pieces.iter().min_by(|a, b| distance(&a.0, t).total_cmp(&distance(&b.0, t))).map(|p| p.1).unwrap_or(0)
     }
 }
 
@@ -84,8 +83,14 @@ fn pieces(activity: &Activity) -> Vec<(Span, usize)> {
 /// Acoustic diarization of the mono mix.
 pub fn diarize(frames: &Frames, activity: &Activity) -> Diarization {
     let pieces = pieces(activity);
-    let prints: Vec<Option<Vec<f32>>> =
-        pieces.iter().map(|(s, _)| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s))).collect();
+    let prints: Vec<Option<Vec<f32>>> = pieces
+        .iter()
+        .map(|(s, _)| {
+            (s.len() >= MIN_PRINT_S)
+                .then(|| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s)))
+                .flatten()
+        })
+        .collect();
     let usable: Vec<usize> = (0..pieces.len()).filter(|&i| prints[i].is_some()).collect();
     let mut labels = vec![usize::MAX; pieces.len()];
     let mut silhouette = None;
@@ -104,9 +109,9 @@ pub fn diarize(frames: &Frames, activity: &Activity) -> Diarization {
     // Pieces without a print take their region's label, else the nearest labelled piece's.
     for i in 0..pieces.len() {
         if labels[i] == usize::MAX {
-            let near = (0..pieces.len())
-                .filter(|&j| labels[j] != usize::MAX)
-                .min_by_key(|&j| (pieces[j].1 != pieces[i].1, (pieces[j].0.start_s - pieces[i].0.start_s).abs() as i64));
+            let near = (0..pieces.len()).filter(|&j| labels[j] != usize::MAX).min_by_key(|&j| {
+                (pieces[j].1 != pieces[i].1, (pieces[j].0.start_s - pieces[i].0.start_s).abs() as i64)
+            });
             labels[i] = near.map(|j| labels[j]).unwrap_or(0);
         }
     }
@@ -171,10 +176,8 @@ pub fn by_channels(audio: &Audio, activity: &Activity, mode: ChannelMode) -> Dia
             }
         })
         .collect::<Vec<_>>();
-    let pieces: Vec<(Span, usize)> = pieces.into_iter().map(|(s, r)| (s, r)).collect();
-    let mut d = Diarization { speakers: 2, pieces: Vec::new(), basis: "channels".into(), silhouette: None };
-    d.pieces = pieces.into_iter().zip(labels).map(|((s, _), l)| (s, l)).collect();
-    d
+    let pieces = pieces.into_iter().zip(labels).map(|((s, _), l)| (s, l)).collect();
+    Diarization { speakers: 2, pieces, basis: "channels".into(), silhouette: None }
 }
 
 /// After standardising, pitch (the print's last value) counts this many times a cepstral
@@ -258,6 +261,8 @@ fn average_linkage(dm: &[Vec<f64>]) -> Vec<(usize, usize)> {
     let mut active: Vec<(usize, Vec<usize>)> = (0..n).map(|i| (i, vec![i])).collect();
     let mut d: Vec<Vec<f64>> = dm.to_vec();
     let mut merges = Vec::with_capacity(n.saturating_sub(1));
+    // Index loops: rows and columns of the shrinking matrix move together.
+    #[allow(clippy::needless_range_loop)]
     while active.len() > 1 {
         let (mut bi, mut bj, mut bd) = (0, 1, f64::MAX);
         for i in 0..active.len() {

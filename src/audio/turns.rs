@@ -26,7 +26,11 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
     for seg in &t.segments {
         if seg.words.is_empty() {
             let mid = (seg.start_s + seg.end_s) / 2.0;
-            push(&mut turns, d.speaker_at(mid), Word { start_s: seg.start_s, end_s: seg.end_s, text: seg.text.clone(), p: 1.0 });
+            push(
+                &mut turns,
+                d.speaker_at(mid),
+                Word { start_s: seg.start_s, end_s: seg.end_s, text: seg.text.clone(), p: 1.0 },
+            );
             continue;
         }
         let mut prev: Option<usize> = None;

@@ -8,7 +8,9 @@ use std::sync::Once;
 
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
-use whisper_rs::{DtwMode, DtwModelPreset, DtwParameters, FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+use whisper_rs::{
+    DtwMode, DtwModelPreset, DtwParameters, FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters,
+};
 
 use super::vad::{Activity, Span};
 use super::{sample_at, AudioError, SAMPLE_RATE};
@@ -74,10 +76,12 @@ pub fn default_threads() -> usize {
 impl Transcriber {
     pub fn load(model: &Path) -> Result<Transcriber, AudioError> {
         LOG_HOOKS.call_once(whisper_rs::install_logging_hooks);
-        let mut params = WhisperContextParameters::default();
-        params.dtw_parameters = DtwParameters {
-            mode: DtwMode::ModelPreset { model_preset: DtwModelPreset::Base },
-            ..DtwParameters::default()
+        let params = WhisperContextParameters {
+            dtw_parameters: DtwParameters {
+                mode: DtwMode::ModelPreset { model_preset: DtwModelPreset::Base },
+                ..DtwParameters::default()
+            },
+            ..WhisperContextParameters::default()
         };
         let path = model.to_str().ok_or_else(|| AudioError::Model {
             what: "Whisper",
@@ -124,7 +128,13 @@ impl Transcriber {
     /// The language of the window with the most speech, from whisper's encoder alone (one pass, no
     /// decoding). ivd speaks Chinese and English: the likelier of the two wins, so that poor audio
     /// detected as a third language is still transcribed in one ivd can score.
-    fn detect(&self, samples: &[f32], activity: &Activity, windows: &[Span], threads: usize) -> Result<String, AudioError> {
+    fn detect(
+        &self,
+        samples: &[f32],
+        activity: &Activity,
+        windows: &[Span],
+        threads: usize,
+    ) -> Result<String, AudioError> {
         let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
         let Some(w) = windows.iter().max_by(|a, b| activity.speech_in(a).total_cmp(&activity.speech_in(b))) else {
             return Ok("en".into());
@@ -171,7 +181,8 @@ impl Transcriber {
                 .fold(part.start_s, f64::max);
             out.extend(segs);
             // Speech regions that start after the last word heard, and how much speech they hold.
-            let rest: Vec<&Span> = activity.regions.iter().filter(|r| r.start_s > heard + 0.2 && r.start_s < w.end_s).collect();
+            let rest: Vec<&Span> =
+                activity.regions.iter().filter(|r| r.start_s > heard + 0.2 && r.start_s < w.end_s).collect();
             let left: f64 = rest.iter().map(|r| r.end_s.min(w.end_s) - r.start_s).sum();
             match rest.first() {
                 Some(r) if left >= RECOVERY_MIN_SPEECH_S => from = (r.start_s - PAD_S).max(part.start_s),
@@ -181,7 +192,13 @@ impl Transcriber {
         Ok(out)
     }
 
-    fn window(&self, slice: &[f32], lang: Option<&str>, threads: usize, cancel: &CancellationToken) -> Result<Vec<Segment>, AudioError> {
+    fn window(
+        &self,
+        slice: &[f32],
+        lang: Option<&str>,
+        threads: usize,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Segment>, AudioError> {
         self.run(slice, lang, threads, cancel).map(|(_, s)| s)
     }
 
@@ -274,13 +291,19 @@ impl Transcriber {
 }
 
 fn is_cjk_token(t: &str) -> bool {
-    t.chars().next().map(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c)).unwrap_or(false)
+    t.chars()
+        .next()
+        .map(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c))
+        .unwrap_or(false)
 }
 
 /// Whisper's known inventions on silence or music: bracketed sound notes and subtitle credits.
 fn is_hallucination(text: &str) -> bool {
     let t = text.trim();
-    (t.starts_with('[') && t.ends_with(']')) || (t.starts_with('(') && t.ends_with(')')) || t.contains("字幕") || t == "..."
+    (t.starts_with('[') && t.ends_with(']'))
+        || (t.starts_with('(') && t.ends_with(')'))
+        || t.contains("字幕")
+        || t == "..."
 }
 
 /// Windows of at most [`WINDOW_S`], each a run of speech regions cut at the pauses between them; a
@@ -295,7 +318,9 @@ pub fn windows(activity: &Activity) -> Vec<Span> {
     });
     for p in pieces {
         cur = match cur {
-            Some(c) if p.end_s - c.start_s <= WINDOW_S - 2.0 * PAD_S => Some(Span { start_s: c.start_s, end_s: p.end_s }),
+            Some(c) if p.end_s - c.start_s <= WINDOW_S - 2.0 * PAD_S => {
+                Some(Span { start_s: c.start_s, end_s: p.end_s })
+            }
             Some(c) => {
                 out.push(c);
                 Some(p)
@@ -315,8 +340,10 @@ mod tests {
 
     #[test]
     fn windows_cut_at_pauses_and_stay_short() {
-        let regions: Vec<Span> =
-            (0..20).map(|i| Span { start_s: i as f64 * 5.0, end_s: i as f64 * 5.0 + 4.0 }).chain([Span { start_s: 100.0, end_s: 170.0 }]).collect();
+        let regions: Vec<Span> = (0..20)
+            .map(|i| Span { start_s: i as f64 * 5.0, end_s: i as f64 * 5.0 + 4.0 })
+            .chain([Span { start_s: 100.0, end_s: 170.0 }])
+            .collect();
         let a = Activity { regions, duration_s: 180.0 };
         let w = windows(&a);
         assert!(w.iter().all(|w| w.len() <= WINDOW_S + 1e-9), "{w:?}");

@@ -198,7 +198,12 @@ pub(super) async fn transcribe(
         duration_s: round2(rec.duration_s),
         speakers: analysis
             .as_ref()
-            .map(|a| a.speakers.iter().map(|s| SpeakerOut { id: s.name.clone().unwrap_or_else(|| s.id.clone()), role: s.role }).collect())
+            .map(|a| {
+                a.speakers
+                    .iter()
+                    .map(|s| SpeakerOut { id: s.name.clone().unwrap_or_else(|| s.id.clone()), role: s.role })
+                    .collect()
+            })
             .unwrap_or_default(),
         segments: transcript
             .turns
@@ -244,7 +249,13 @@ fn srt(segs: &[SegmentOut]) -> String {
 fn vtt(segs: &[SegmentOut]) -> String {
     let mut out = String::from("WEBVTT\n\n");
     for s in segs {
-        out.push_str(&format!("{} --> {}\n<v {}>{}\n\n", stamp(s.start_s, '.'), stamp(s.end_s, '.'), s.speaker, s.text));
+        out.push_str(&format!(
+            "{} --> {}\n<v {}>{}\n\n",
+            stamp(s.start_s, '.'),
+            stamp(s.end_s, '.'),
+            s.speaker,
+            s.text
+        ));
     }
     out
 }

@@ -3,6 +3,7 @@
 
 mod audio;
 mod bench;
+mod bench_audio;
 mod eval;
 mod kb;
 mod transcript;
@@ -144,6 +145,12 @@ pub enum Command {
         /// Skip the synthetic 10,000-entry knowledge base (embedding it takes minutes).
         #[arg(long)]
         no_large: bool,
+        /// Measure the recording pipeline on this file instead (decode, VAD, speakers, whisper).
+        #[arg(long, value_name = "FILE")]
+        audio: Option<PathBuf>,
+        /// whisper.cpp's own CLI to compare transcription against (scripts/build_whisper_cli.sh).
+        #[arg(long, value_name = "PATH", requires = "audio")]
+        whisper_cli: Option<PathBuf>,
     },
     /// List or run the atomic tools.
     Tools {
@@ -286,7 +293,10 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
             transcript::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
         }
         Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { runs, no_large } => bench::run(config, runs, !no_large).await,
+        Command::Bench { audio: Some(file), whisper_cli, .. } => {
+            bench_audio::run(&config, &file, whisper_cli.as_deref())
+        }
+        Command::Bench { runs, no_large, .. } => bench::run(config, runs, !no_large).await,
         Command::Models { action } => models(&config, action),
         Command::Eval { format, every, no_retrieval, dump } => {
             eval::run(config, format, every, no_retrieval, dump.as_deref())

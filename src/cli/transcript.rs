@@ -69,13 +69,13 @@ pub(super) async fn diagnose(
         super::audio::diagnose(config, file, format, lang, roles, audio).await?
     } else {
         let (ctx, name) = context_for_file(config, file)?;
-        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints())
-            .await
-            .map_err(|e| {
+        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints()).await.map_err(
+            |e| {
                 let mut err = CliError::from(e);
                 err.error = err.error.context(format!("cannot diagnose {}", file.display()));
                 err
-            })?
+            },
+        )?
     };
     if report.questions.is_empty() {
         eprintln!("warning: no question/answer pairs found in {}; is this an interview?", file.display());

@@ -69,9 +69,11 @@ impl Embedder {
         let onnx_bytes = read(onnx.clone())?;
         let env = init_runtime(&lib)?;
         let user = UserDefinedEmbeddingModel::new(onnx_bytes, files).with_pooling(Pooling::Mean);
-        let model =
-            TextEmbedding::try_new_from_user_defined(user, InitOptionsUserDefined::new().with_max_length(MAX_LENGTH).with_environment(env))
-                .map_err(|e| EmbedError::Load { path: onnx.display().to_string(), message: e.to_string() })?;
+        let model = TextEmbedding::try_new_from_user_defined(
+            user,
+            InitOptionsUserDefined::new().with_max_length(MAX_LENGTH).with_environment(env),
+        )
+        .map_err(|e| EmbedError::Load { path: onnx.display().to_string(), message: e.to_string() })?;
         let manifest_sha = models
             .manifest()?
             .files

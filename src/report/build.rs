@@ -35,11 +35,8 @@ fn short(text: &str, max: usize) -> String {
 
 /// Mean delivery score over the questions that have one (recordings).
 pub fn speech_avg(questions: &[QuestionReport]) -> Option<u32> {
-    let s: Vec<u32> = questions
-        .iter()
-        .filter_map(|q| q.speech.as_ref()?.get("overall")?.as_u64())
-        .map(|v| v as u32)
-        .collect();
+    let s: Vec<u32> =
+        questions.iter().filter_map(|q| q.speech.as_ref()?.get("overall")?.as_u64()).map(|v| v as u32).collect();
     (!s.is_empty()).then(|| (s.iter().sum::<u32>() as f64 / s.len() as f64).round() as u32)
 }
 

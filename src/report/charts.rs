@@ -109,3 +109,51 @@ pub fn radar(items: &[(String, u32)]) -> String {
     );
     s
 }
+
+/// Who spoke when: one lane per role, pauses of a second or more marked in red, a tick a minute.
+pub fn timeline(t: &super::model::Timeline, interviewer: &str, candidate: &str, pause: &str) -> String {
+    let (w, left) = (760.0, 90.0);
+    let span = t.duration_s.max(1.0);
+    let x = |s: f64| left + (s / span).clamp(0.0, 1.0) * (w - left - 10.0);
+    let mut s = String::new();
+    let _ = write!(s, r#"<svg role="img" aria-label="timeline" width="{w:.0}" height="92" viewBox="0 0 {w:.0} 92">"#);
+    for (i, (label, role, colour)) in
+        [(interviewer, "interviewer", "#1565c0"), (candidate, "candidate", "#2e7d32")].iter().enumerate()
+    {
+        let y = 8.0 + i as f64 * 26.0;
+        let _ = write!(s, r#"<text x="0" y="{:.0}" font-size="12">{}</text>"#, y + 14.0, esc(label));
+        for turn in t.turns.iter().filter(|x| x.role == *role) {
+            let (a, b) = (x(turn.start_s), x(turn.end_s));
+            let _ = write!(
+                s,
+                r#"<rect x="{a:.1}" y="{y:.0}" width="{:.1}" height="20" fill="{colour}"><title>{} {:.1}-{:.1} s</title></rect>"#,
+                (b - a).max(1.0),
+                esc(&turn.speaker),
+                turn.start_s,
+                turn.end_s
+            );
+        }
+    }
+    for p in &t.pauses {
+        let a = x(p.start_s);
+        let _ = write!(
+            s,
+            r##"<rect x="{a:.1}" y="4" width="{:.1}" height="56" fill="#c62828" opacity="0.35"><title>{} {:.1} s @ {:.1} s</title></rect>"##,
+            (x(p.start_s + p.duration_s) - a).max(1.5),
+            esc(pause),
+            p.duration_s,
+            p.start_s
+        );
+    }
+    let minutes = (span / 60.0).floor() as usize;
+    let step = (minutes / 10).max(1);
+    for m in (0..=minutes).step_by(step) {
+        let tx = x(m as f64 * 60.0);
+        let _ = write!(
+            s,
+            r##"<line x1="{tx:.1}" y1="62" x2="{tx:.1}" y2="68" stroke="#888"/><text x="{tx:.1}" y="82" font-size="11" text-anchor="middle">{m}:00</text>"##
+        );
+    }
+    s.push_str("</svg>");
+    s
+}

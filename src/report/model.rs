@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::kb::search::SearchHit;
+use crate::scoring::content::ContentScore;
 use crate::scoring::habits::Count;
 use crate::scoring::speech::Pause;
-use crate::scoring::content::ContentScore;
 use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::Speaker;
 

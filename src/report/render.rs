@@ -69,6 +69,15 @@ struct Labels {
     candidate: &'static str,
     unknown: &'static str,
     scale: &'static str,
+    timeline: &'static str,
+    pace: &'static str,
+    fillers: &'static str,
+    pauses: &'static str,
+    pitch: &'static str,
+    volume: &'static str,
+    hedges: &'static str,
+    repeats: &'static str,
+    long_pause: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -108,6 +117,15 @@ const EN: Labels = Labels {
     candidate: "candidate",
     unknown: "unknown",
     scale: "Scale: 85-100 expert level, 70-84 solid, 50-69 partial, 25-49 weak, 0-24 off-topic or no answer.",
+    timeline: "Timeline",
+    pace: "Pace",
+    fillers: "Fillers",
+    pauses: "Pauses",
+    pitch: "Pitch",
+    volume: "Volume",
+    hedges: "Hedging",
+    repeats: "Repeated",
+    long_pause: "pause of 1 s or more",
 };
 
 const ZH: Labels = Labels {
@@ -147,6 +165,15 @@ const ZH: Labels = Labels {
     candidate: "候选人",
     unknown: "未知",
     scale: "分档：85-100 专家水平，70-84 扎实，50-69 部分达标，25-49 薄弱，0-24 离题或未作答。",
+    timeline: "时间线",
+    pace: "语速",
+    fillers: "填充词",
+    pauses: "停顿",
+    pitch: "音调",
+    volume: "音量",
+    hedges: "含糊用语",
+    repeats: "重复",
+    long_pause: "1 秒以上的停顿",
 };
 
 /// Render the report. `templates_dir` is where user overrides may live.
@@ -203,6 +230,7 @@ pub fn render(
         radar_svg => charts::radar(&radar),
         facets => radar,
         band => charts::band(report.summary.overall_score),
+        timeline_svg => report.timeline.as_ref().map(|t| charts::timeline(t, labels.interviewer, labels.candidate, labels.long_pause)),
     })
     .map_err(|e| fail(format!("{e:#}")))
 }

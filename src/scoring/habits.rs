@@ -58,8 +58,18 @@ impl Habits {
     }
 }
 
-const HEDGES_EN: &[&str] =
-    &["i think", "i guess", "i believe", "maybe", "kind of", "sort of", "probably", "perhaps", "i'm not sure", "not sure"];
+const HEDGES_EN: &[&str] = &[
+    "i think",
+    "i guess",
+    "i believe",
+    "maybe",
+    "kind of",
+    "sort of",
+    "probably",
+    "perhaps",
+    "i'm not sure",
+    "not sure",
+];
 const HEDGES_ZH: &[&str] = &["我觉得", "我感觉", "可能", "应该吧", "好像", "大概", "也许", "或许", "不太确定"];
 const HESITATION_ZH: &[char] = &['嗯', '呃', '额'];
 const MARKERS_ZH: &[&str] = &["那个", "这个", "就是", "然后"];
@@ -153,10 +163,7 @@ fn overused(units: &[String], words: &[Spoken], n: usize, content: impl Fn(&[Str
             None => seen.push((key, 1, words.get(i).and_then(|w| w.start_s))),
         }
     }
-    seen.into_iter()
-        .filter(|s| s.1 >= REPEAT_MIN)
-        .map(|(word, _, t)| Occurrence { word, t_s: t })
-        .collect()
+    seen.into_iter().filter(|s| s.1 >= REPEAT_MIN).map(|(word, _, t)| Occurrence { word, t_s: t }).collect()
 }
 
 /// Chinese habits: the words are joined into one string; every character keeps its word's time.
@@ -274,7 +281,9 @@ mod tests {
 
     #[test]
     fn english_fillers_only_where_they_fill() {
-        let h = en("Um, so I, like, built it. Uhm, I'd like to add that you know, the cache, erm, helped. Do you know Redis?");
+        let h = en(
+            "Um, so I, like, built it. Uhm, I'd like to add that you know, the cache, erm, helped. Do you know Redis?",
+        );
         let f: Vec<&str> = h.fillers.iter().map(|o| o.word.as_str()).collect();
         assert_eq!(f, ["um", "like", "um", "you know", "er"]);
         let h = en("I think it is maybe kind of slow, I'm not sure. The the cache cache warms.");
@@ -285,7 +294,10 @@ mod tests {
 
     #[test]
     fn chinese_markers_count_only_as_fillers() {
-        let h = analyze(&words_of("嗯，那个，我们就是，然后然后上线了。这个问题我觉得可能是缓存。然后我们修好了", true), true);
+        let h = analyze(
+            &words_of("嗯，那个，我们就是，然后然后上线了。这个问题我觉得可能是缓存。然后我们修好了", true),
+            true,
+        );
         let f: Vec<&str> = h.fillers.iter().map(|o| o.word.as_str()).collect();
         assert_eq!(f, ["嗯", "那个", "就是", "然后"], "{f:?}");
         let hedges: Vec<&str> = h.hedges.iter().map(|o| o.word.as_str()).collect();

@@ -139,7 +139,10 @@ pub fn score(d: &Delivery) -> SpeechScore {
         } else {
             70.0 * (1.0 - (per100 - ZH_TYPICAL_FILLERS_PER_100) / (2.0 * ZH_TYPICAL_FILLERS_PER_100))
         };
-        Part { score: s.clamp(0.0, 100.0).round() as u32, detail: format!("{n_fill} 个填充词，每百字 {per100:.1} 个（自然口语约 3.9）") }
+        Part {
+            score: s.clamp(0.0, 100.0).round() as u32,
+            detail: format!("{n_fill} 个填充词，每百字 {per100:.1} 个（自然口语约 3.9）"),
+        }
     } else {
         let share = n_fill as f64 / units;
         // 100 with none, 75 at the 4% edge of clear, 0 at three times it.
@@ -179,7 +182,14 @@ pub fn score(d: &Delivery) -> SpeechScore {
                 },
             }
         }
-        None => Part { score: 50, detail: if zh { "发声太少，无法判断音高".into() } else { "too little voicing to judge pitch".into() } },
+        None => Part {
+            score: 50,
+            detail: if zh {
+                "发声太少，无法判断音高".into()
+            } else {
+                "too little voicing to judge pitch".into()
+            },
+        },
     };
     let db: Vec<f64> = d.db.iter().filter(|&&x| x > -50.0).map(|&x| x as f64).collect();
     let volume = match std_dev(&db) {
@@ -196,7 +206,14 @@ pub fn score(d: &Delivery) -> SpeechScore {
                 detail: if zh { format!("音量变化 {sd:.1} dB") } else { format!("volume varies by {sd:.1} dB") },
             }
         }
-        None => Part { score: 50, detail: if zh { "语音太少，无法判断音量".into() } else { "too little speech to judge volume".into() } },
+        None => Part {
+            score: 50,
+            detail: if zh {
+                "语音太少，无法判断音量".into()
+            } else {
+                "too little speech to judge volume".into()
+            },
+        },
     };
     let parts = [pace.score, filler.score, pauses.score, pitch.score, volume.score];
     let overall = parts.iter().zip(WEIGHTS).map(|(s, w)| *s as f64 * w).sum::<f64>().round() as u32;
@@ -259,7 +276,14 @@ mod tests {
         let text = "word ".repeat(150);
         let h = analyze(&words_of(&text, false), false);
         // 150 words over 63 s with a 3 s pause: 150 wpm, clear.
-        let d = Delivery { zh: false, span_s: (10.0, 73.0), pauses: &[(30.0, 33.0), (40.0, 40.4)], habits: &h, f0: &[], db: &[] };
+        let d = Delivery {
+            zh: false,
+            span_s: (10.0, 73.0),
+            pauses: &[(30.0, 33.0), (40.0, 40.4)],
+            habits: &h,
+            f0: &[],
+            db: &[],
+        };
         let s = score(&d);
         assert!((s.rate - 150.0).abs() < 0.5, "{}", s.rate);
         assert_eq!(s.pace.score, 100);

@@ -42,7 +42,13 @@ pub async fn run(
 ) -> Result<(Report, String, Vec<String>), ToolError> {
     let started = Instant::now();
     let result = steps(ctx, path, shown_path, format, lang, hints, audio, started).await;
-    ctx.audit_call("skill", NAME, result.as_ref().map(|_| "ok").unwrap_or_else(|e| e.code.as_str()), started, path.as_bytes());
+    ctx.audit_call(
+        "skill",
+        NAME,
+        result.as_ref().map(|_| "ok").unwrap_or_else(|e| e.code.as_str()),
+        started,
+        path.as_bytes(),
+    );
     result
 }
 
@@ -93,9 +99,12 @@ async fn steps(
     )
     .await?;
     let turn_roles = analysis.turn_roles.clone();
-    let split =
-        call(&SplitQaPairs, SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(turn_roles.clone()) }, ctx)
-            .await?;
+    let split = call(
+        &SplitQaPairs,
+        SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(turn_roles.clone()) },
+        ctx,
+    )
+    .await?;
     let zh_talk = rec.language == "zh";
     let mut questions = Vec::with_capacity(split.pairs.len());
     for pair in &split.pairs {
@@ -174,7 +183,12 @@ fn timeline(
         .map(|(t, r)| {
             let label = t.speaker.clone().unwrap_or_default();
             let name = speakers.iter().find(|s| s.id == label).map(|s| s.id.clone()).unwrap_or(label);
-            TimelineTurn { speaker: name, role: role_name(r).into(), start_s: t.start_s.unwrap_or(0.0), end_s: t.end_s.unwrap_or(0.0) }
+            TimelineTurn {
+                speaker: name,
+                role: role_name(r).into(),
+                start_s: t.start_s.unwrap_or(0.0),
+                end_s: t.end_s.unwrap_or(0.0),
+            }
         })
         .collect();
     let pauses = rec

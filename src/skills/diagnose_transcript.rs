@@ -4,12 +4,12 @@ use std::time::Instant;
 
 use crate::kb::search::KbSearch;
 use crate::kb::Lang;
-use crate::transcript::pairs::QaPair;
 use crate::report::model::{Habits, QuestionReport, Reference, Report, SourceInfo};
 use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
 use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs};
 use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
 use crate::tools::{call, ToolContext, ToolError};
+use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::RoleHints;
 
 pub const NAME: &str = "diagnose-transcript";
@@ -139,9 +139,10 @@ pub async fn question_report(
     Ok(QuestionReport {
         pair: pair.clone(),
         // A behavioral question the base has no entry for is still a behavioral question.
-        dimension: relevant.first().map(|h| h.dimension.clone()).or_else(|| {
-            crate::scoring::star::is_behavioral_question(&pair.question).then(|| "behavioral".to_string())
-        }),
+        dimension: relevant
+            .first()
+            .map(|h| h.dimension.clone())
+            .or_else(|| crate::scoring::star::is_behavioral_question(&pair.question).then(|| "behavioral".to_string())),
         references,
         content: analysis.content,
         speech: None,

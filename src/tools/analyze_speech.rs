@@ -62,7 +62,12 @@ impl Tool for AnalyzeSpeech {
         let text = match (&args.text, args.words.is_empty()) {
             (Some(t), true) => t.clone(),
             (None, false) => args.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
-            _ => return Err(ToolError::input("give exactly one of `text` or `words`", "pass the answer's text, or its timed words")),
+            _ => {
+                return Err(ToolError::input(
+                    "give exactly one of `text` or `words`",
+                    "pass the answer's text, or its timed words",
+                ))
+            }
         };
         let zh = match args.lang.as_deref() {
             Some("zh") => true,
@@ -72,7 +77,10 @@ impl Tool for AnalyzeSpeech {
         let spoken: Vec<Spoken> = if args.words.is_empty() {
             habits::words_of(&text, zh)
         } else {
-            args.words.iter().map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) }).collect()
+            args.words
+                .iter()
+                .map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) })
+                .collect()
         };
         let h = habits::analyze(&spoken, zh);
         let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
@@ -86,13 +94,14 @@ impl Tool for AnalyzeSpeech {
 }
 
 fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
+    // Onsets only: a word's end runs on to the next word, which after the answer is the next
+    // speaker's. The answer spans the speech regions from its first onset to its last.
     let start = args.words.first().map(|w| w.start_s).unwrap_or(0.0);
-    let end = args.words.last().map(|w| w.end_s).unwrap_or(start);
-    // Voice activity decides where the answer's speech begins and ends, and its silences.
-    let inside: Vec<&Span> = args.speech.iter().filter(|r| r.end_s > start - 0.3 && r.start_s < end + 0.3).collect();
+    let last = args.words.last().map(|w| w.start_s).unwrap_or(start);
+    let inside: Vec<&Span> = args.speech.iter().filter(|r| r.end_s > start && r.start_s <= last).collect();
     let span = match (inside.first(), inside.last()) {
-        (Some(a), Some(b)) => (a.start_s.max(start - 0.3), b.end_s.min(end + 0.3)),
-        _ => (start, end),
+        (Some(a), Some(b)) => (a.start_s.min(start), b.end_s.max(last)),
+        _ => (start, args.words.last().map(|w| w.end_s).unwrap_or(last)),
     };
     let pauses: Vec<(f64, f64)> = inside.windows(2).map(|w| (w[0].end_s, w[1].start_s)).collect();
     let frames = |v: &[f32]| -> Vec<f32> {

@@ -115,7 +115,10 @@ pub trait Tool: Send + Sync + 'static {
 
 /// A progress sink: called with a step name and the fraction of it done (0 to 1).
 #[derive(Clone)]
-pub struct Progress(pub Arc<dyn Fn(&str, f64) + Send + Sync>);
+pub struct Progress(pub Arc<ProgressFn>);
+
+/// Step name and fraction done.
+pub type ProgressFn = dyn Fn(&str, f64) + Send + Sync;
 
 impl std::fmt::Debug for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -321,9 +324,10 @@ impl From<crate::audio::AudioError> for ToolError {
             E::Io { .. } => ToolError::service(e.to_string(), "check the file's permissions"),
             E::Model { .. } => ToolError::service(e.to_string(), "run `ivd models fetch`"),
             E::Cancelled => ToolError::new(ErrorCode::Timeout, "the transcription was cancelled", "run it again"),
-            E::Resample(_) | E::Transcribe(_) => {
-                ToolError::service(e.to_string(), "convert the file with `ffmpeg -i IN -ar 16000 -ac 1 OUT.wav` and retry")
-            }
+            E::Resample(_) | E::Transcribe(_) => ToolError::service(
+                e.to_string(),
+                "convert the file with `ffmpeg -i IN -ar 16000 -ac 1 OUT.wav` and retry",
+            ),
         }
     }
 }

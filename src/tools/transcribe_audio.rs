@@ -66,7 +66,12 @@ impl TranscribeAudioOutput {
         let turns: Vec<Turn> = self
             .turns
             .iter()
-            .map(|t| Turn { speaker: Some(name(t.speaker)), text: t.text.clone(), start_s: Some(t.start_s), end_s: Some(t.end_s) })
+            .map(|t| Turn {
+                speaker: Some(name(t.speaker)),
+                text: t.text.clone(),
+                start_s: Some(t.start_s),
+                end_s: Some(t.end_s),
+            })
             .collect();
         let language = match self.language.as_str() {
             "zh" => Language::Zh,
@@ -88,7 +93,10 @@ impl Tool for TranscribeAudio {
             None | Some("") | Some("auto") => None,
             Some(l @ ("en" | "zh")) => Some(l.to_string()),
             Some(other) => {
-                return Err(ToolError::input(format!("unsupported language {other:?}"), "give \"en\" or \"zh\", or leave it out"))
+                return Err(ToolError::input(
+                    format!("unsupported language {other:?}"),
+                    "give \"en\" or \"zh\", or leave it out",
+                ))
             }
         };
         let opts = Options {

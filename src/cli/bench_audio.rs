@@ -1,0 +1,180 @@
+//! `ivd bench --audio FILE`: the recording pipeline measured step by step. Decoding, voice
+//! activity (earshot against Silero: time and agreement), speaker detection, and transcription's
+//! real-time factor and peak memory beside whisper.cpp's own `whisper-cli` built from the same
+//! sources (scripts/build_whisper_cli.sh), same model, same threads.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use tokio_util::sync::CancellationToken;
+
+use super::CliError;
+use crate::audio::pipeline::{self, Options};
+use crate::audio::vad::{self, Activity, VadKind};
+use crate::audio::{decode, features, speakers, whisper};
+use crate::config::Config;
+use crate::models::{self, Models};
+
+fn secs(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64()
+}
+
+/// Share of time the two detectors agree on speech vs silence (10 ms grid).
+fn agreement(a: &Activity, b: &Activity) -> f64 {
+    let n = (a.duration_s * 100.0) as usize;
+    let inside = |act: &Activity, t: f64| act.regions.iter().any(|r| r.start_s <= t && t < r.end_s);
+    let same = (0..n).filter(|&i| inside(a, i as f64 / 100.0) == inside(b, i as f64 / 100.0)).count();
+    same as f64 / n.max(1) as f64
+}
+
+fn long_pauses(a: &Activity) -> Vec<String> {
+    a.pauses().iter().filter(|p| p.len() >= 2.0).map(|p| format!("{:.2}-{:.2}", p.start_s, p.end_s)).collect()
+}
+
+pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> Result<(), CliError> {
+    let models = Models::new(config);
+    let t = Instant::now();
+    let audio = decode::decode(file, false).map_err(|e| CliError::input(anyhow!(e)))?;
+    let decode_s = secs(t);
+    let minutes = audio.duration_s() / 60.0;
+    println!(
+        "recording {}: {:.1} s, {} {} Hz {} ch",
+        file.display(),
+        audio.duration_s(),
+        audio.source.codec,
+        audio.source.sample_rate,
+        audio.source.channels
+    );
+    println!("decode + resample: {:.3} s ({:.3} s per audio minute)", decode_s, decode_s / minutes);
+    let t = Instant::now();
+    let ear = vad::detect(&audio.mono, VadKind::Earshot, &models).map_err(|e| anyhow!(e))?;
+    let ear_s = secs(t);
+    println!(
+        "vad earshot: {:.3} s per audio minute, {} speech regions, pauses >= 2 s: {:?}",
+        ear_s / minutes,
+        ear.regions.len(),
+        long_pauses(&ear)
+    );
+    let t = Instant::now();
+    match vad::detect(&audio.mono, VadKind::Silero, &models) {
+        Ok(sil) => println!(
+            "vad silero:  {:.3} s per audio minute, {} speech regions, pauses >= 2 s: {:?}; agreement with earshot {:.1}% of 10 ms frames",
+            secs(t) / minutes,
+            sil.regions.len(),
+            long_pauses(&sil),
+            100.0 * agreement(&ear, &sil)
+        ),
+        Err(e) => println!("vad silero: skipped ({e})"),
+    }
+    let t = Instant::now();
+    let frames = features::frames(&audio.mono);
+    let d = speakers::diarize(&frames, &ear);
+    println!("speakers: {:.3} s per audio minute (features + clustering), {} found", secs(t) / minutes, d.speakers);
+    drop(frames);
+
+    let threads = whisper::default_threads();
+    let opts = Options { threads, ..Options::default() };
+    let t = Instant::now();
+    let rec =
+        pipeline::process(file, &models, &opts, &mut |_| {}, &CancellationToken::new()).map_err(|e| anyhow!(e))?;
+    let total_s = secs(t);
+    let ours = rec.timings.transcribe_ms as f64 / 1000.0;
+    println!(
+        "ivd transcription ({} threads, base, {}): {:.2} s, real-time factor {:.3}; whole pipeline {:.2} s (model load {:.2} s)",
+        threads,
+        rec.transcription.language,
+        ours,
+        ours / audio.duration_s(),
+        total_s,
+        rec.timings.load_ms as f64 / 1000.0
+    );
+    println!("peak memory of ivd (decode + vad + speakers + whisper): {}", peak_rss_self());
+    match whisper_cli {
+        Some(cli) => reference(
+            config,
+            &models,
+            cli,
+            &audio.mono,
+            threads,
+            &rec.transcription.language,
+            ours,
+            audio.duration_s(),
+        )?,
+        None => println!(
+            "whisper-cli: not measured (build it with scripts/build_whisper_cli.sh and pass --whisper-cli PATH)"
+        ),
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn reference(
+    config: &Config,
+    models: &Models,
+    cli: &Path,
+    mono: &[f32],
+    threads: usize,
+    lang: &str,
+    ours: f64,
+    duration: f64,
+) -> Result<(), CliError> {
+    let model = models.file(models::WHISPER_BASE).map_err(|e| anyhow!(e))?;
+    let wav = config.home.join("bench-whisper-cli.wav");
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(&wav, spec).context("cannot write the bench WAV")?;
+    for v in mono {
+        w.write_sample((v * 32767.0).round() as i16).context("cannot write the bench WAV")?;
+    }
+    w.finalize().context("cannot write the bench WAV")?;
+    // Same work as ivd asks of whisper.cpp: greedy, language fixed, DTW token times.
+    let t = Instant::now();
+    let out = Command::new(cli)
+        .args(["-m", &model.to_string_lossy(), "-f", &wav.to_string_lossy(), "-t", &threads.to_string(), "-l", lang])
+        .args(["-bo", "1", "-bs", "1", "-dtw", "base", "-np"])
+        .output()
+        .with_context(|| format!("cannot run {}", cli.display()))?;
+    let theirs = secs(t);
+    let _ = std::fs::remove_file(&wav);
+    if !out.status.success() {
+        return Err(anyhow!("whisper-cli failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    println!(
+        "whisper-cli (same sources, model, {} threads): {:.2} s, real-time factor {:.3}, peak memory {}",
+        threads,
+        theirs,
+        theirs / duration,
+        peak_rss_children()
+    );
+    println!(
+        "ivd's transcription takes {:.2}x whisper-cli's time ({:+.1}%)",
+        ours / theirs,
+        100.0 * (ours / theirs - 1.0)
+    );
+    Ok(())
+}
+
+fn peak_rss_self() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn peak_rss_children() -> String {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } == 0 {
+        format!("{} kB", ru.ru_maxrss)
+    } else {
+        "unknown".into()
+    }
+}
