@@ -126,7 +126,7 @@ fn bad_audio_is_refused_with_a_hint_never_a_panic() {
 }
 
 #[test]
-fn silence_and_noise_give_no_turns_and_no_panic() {
+fn silence_noise_and_hires_audio_are_handled() {
     let _g = WHISPER.lock().unwrap_or_else(|e| e.into_inner());
     let ivd = Ivd::with_models();
     for name in ["silence_1s.wav", "noise_1s.wav"] {
@@ -136,6 +136,10 @@ fn silence_and_noise_give_no_turns_and_no_panic() {
         assert!(v["segments"].as_array().unwrap().is_empty(), "{name}: {v}");
         assert!(stderr(&o).contains("no speech found"), "{name}");
     }
+    // 96 kHz 24-bit stereo: resampled and transcribed (the greeting's first words).
+    let o = ivd.run(&["transcribe", rec("hires_96k24_stereo.wav").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).to_lowercase().contains("thanks for coming"), "{}", stdout(&o));
     let o = ivd.run(&["diagnose", rec("silence_1s.wav").to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("no question/answer pairs"));

@@ -173,7 +173,7 @@ fn unrelated_questions_find_no_reference() {
 fn models_copy() -> tempfile::TempDir {
     let src = models().dir;
     let dst = tempfile::tempdir().unwrap();
-    for sub in ["onnxruntime", "multilingual-e5-small", "whisper"] {
+    for sub in ["onnxruntime", "multilingual-e5-small", "whisper", "vad"] {
         std::fs::create_dir_all(dst.path().join(sub)).unwrap();
     }
     let manifest: serde_json::Value =

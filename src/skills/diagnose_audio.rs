@@ -80,8 +80,9 @@ async fn steps(
     audio: &AudioOptions,
     started: Instant,
 ) -> Result<(Report, String, Vec<String>), ToolError> {
-    let kb = ctx.kb()?;
+    // The recording first: a file that does not decode should fail before the index loads.
     let rec = transcribe(ctx, path, audio).await?;
+    let kb = ctx.kb()?;
     let transcript = rec.transcript(audio.channels.is_some());
     let mut hints = hints.clone();
     if audio.channels.is_some() {
