@@ -91,6 +91,14 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
         rec.timings.load_ms as f64 / 1000.0
     );
     println!("peak memory of ivd (decode + vad + speakers + whisper): {}", peak_rss_self());
+    // whisper-cli is told the language; so is ivd for the comparison (detection costs one more
+    // encoder pass, which matters on short clips).
+    let lang = rec.transcription.language.clone();
+    let fixed = Options { threads, language: Some(lang.clone()), ..Options::default() };
+    let rec2 =
+        pipeline::process(file, &models, &fixed, &mut |_| {}, &CancellationToken::new()).map_err(|e| anyhow!(e))?;
+    let ours = rec2.timings.transcribe_ms as f64 / 1000.0;
+    println!("ivd transcription with --lang {lang}: {:.2} s, real-time factor {:.3}", ours, ours / audio.duration_s());
     match whisper_cli {
         Some(cli) => reference(
             config,
@@ -134,12 +142,16 @@ fn reference(
     }
     w.finalize().context("cannot write the bench WAV")?;
     // Same work as ivd asks of whisper.cpp: greedy, language fixed, DTW token times.
+    // Through GNU time: a child forked from this process starts with this process's memory counted
+    // in its peak, so getrusage cannot tell whisper-cli's own.
     let t = Instant::now();
-    let out = Command::new(cli)
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "IVD_PEAK_KB=%M"])
+        .arg(cli)
         .args(["-m", &model.to_string_lossy(), "-f", &wav.to_string_lossy(), "-t", &threads.to_string(), "-l", lang])
         .args(["-bo", "1", "-bs", "1", "-dtw", "base", "-np"])
         .output()
-        .with_context(|| format!("cannot run {}", cli.display()))?;
+        .with_context(|| format!("cannot run {} through /usr/bin/time (apt-get install time)", cli.display()))?;
     let theirs = secs(t);
     let _ = std::fs::remove_file(&wav);
     if !out.status.success() {
@@ -150,7 +162,11 @@ fn reference(
         threads,
         theirs,
         theirs / duration,
-        peak_rss_children()
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("IVD_PEAK_KB=").map(|k| format!("{k} kB")))
+            .unwrap_or_else(|| "unknown (needs /usr/bin/time)".into())
     );
     println!(
         "ivd's transcription takes {:.2}x whisper-cli's time ({:+.1}%)",
@@ -167,14 +183,4 @@ fn peak_rss_self() -> String {
             s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
         })
         .unwrap_or_else(|| "unknown".into())
-}
-
-fn peak_rss_children() -> String {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } == 0 {
-        format!("{} kB", ru.ru_maxrss)
-    } else {
-        "unknown".into()
-    }
 }
