@@ -137,48 +137,37 @@ fn decode_wav(path: &Path, keep_channels: bool) -> Result<Audio, WavFallback> {
     let mut buf = Vec::with_capacity(FRAMES * channels);
     let mut warnings = Vec::new();
     let mut frames_read = 0u64;
-    let feed = |buf: &mut Vec<f32>, mixer: &mut Mixer| -> Result<(), WavFallback> {
-        let whole = buf.len() / channels * channels;
-        mixer.push_interleaved(&buf[..whole]).map_err(WavFallback::Error)?;
-        buf.clear();
-        Ok(())
-    };
-    let mut cut_short = false;
-    match spec.sample_format {
-        hound::SampleFormat::Float => {
-            for s in reader.samples::<f32>() {
-                match s {
-                    Ok(v) => buf.push(if v.is_finite() { v.clamp(-1.0, 1.0) } else { 0.0 }),
-                    Err(_) => {
-                        cut_short = true;
-                        break;
-                    }
-                }
-                if buf.len() >= FRAMES * channels {
-                    frames_read += (buf.len() / channels) as u64;
-                    feed(&mut buf, &mut mixer)?;
-                }
+    // Samples arrive one at a time from hound; they are handed on a few thousand frames at once.
+    let mut feed_all = |samples: &mut dyn Iterator<Item = Result<f32, hound::Error>>| -> Result<bool, WavFallback> {
+        let mut cut_short = false;
+        loop {
+            let next = samples.next();
+            match next {
+                Some(Ok(v)) => buf.push(v),
+                Some(Err(_)) => cut_short = true,
+                None => {}
+            }
+            let done = cut_short || next.is_none();
+            if buf.len() >= FRAMES * channels || done {
+                let whole = buf.len() / channels * channels;
+                frames_read += (whole / channels) as u64;
+                mixer.push_interleaved(&buf[..whole]).map_err(WavFallback::Error)?;
+                buf.clear();
+            }
+            if done {
+                return Ok(cut_short);
             }
         }
+    };
+    let cut_short = match spec.sample_format {
+        hound::SampleFormat::Float => feed_all(
+            &mut reader.samples::<f32>().map(|s| s.map(|v| if v.is_finite() { v.clamp(-1.0, 1.0) } else { 0.0 })),
+        )?,
         hound::SampleFormat::Int => {
             let scale = 1.0 / (1u64 << (spec.bits_per_sample.clamp(8, 32) - 1)) as f32;
-            for s in reader.samples::<i32>() {
-                match s {
-                    Ok(v) => buf.push(v as f32 * scale),
-                    Err(_) => {
-                        cut_short = true;
-                        break;
-                    }
-                }
-                if buf.len() >= FRAMES * channels {
-                    frames_read += (buf.len() / channels) as u64;
-                    feed(&mut buf, &mut mixer)?;
-                }
-            }
+            feed_all(&mut reader.samples::<i32>().map(|s| s.map(|v| v as f32 * scale)))?
         }
-    }
-    frames_read += (buf.len() / channels) as u64;
-    feed(&mut buf, &mut mixer)?;
+    };
     if cut_short {
         let got = frames_read as f64 / spec.sample_rate as f64;
         warnings.push(format!(

@@ -42,13 +42,7 @@ pub async fn run(
 ) -> Result<(Report, String, Vec<String>), ToolError> {
     let started = Instant::now();
     let result = steps(ctx, path, shown_path, format, lang, hints, audio, started).await;
-    ctx.audit_call(
-        "skill",
-        NAME,
-        result.as_ref().map(|_| "ok").unwrap_or_else(|e| e.code.as_str()),
-        started,
-        path.as_bytes(),
-    );
+    super::audit(ctx, NAME, started, path, &result);
     result
 }
 
