@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::features::{self, frame_at, Frames};
-use super::vad::{energy_frames, Activity, Span};
+use super::vad::{rms, Activity, Span};
 use super::{sample_at, Audio};
 
 /// Longest piece given one voice print: long enough for stable statistics (2 s is the usual
@@ -168,7 +168,7 @@ pub fn by_channels(audio: &Audio, activity: &Activity, mode: ChannelMode) -> Dia
             let e = |c: usize| {
                 let ch = &audio.channels[c];
                 let slice = &ch[sample_at(s.start_s, ch.len())..sample_at(s.end_s, ch.len())];
-                energy_frames(slice, slice.len().max(1)).first().copied().unwrap_or(0.0)
+                rms(slice)
             };
             if audio.channels.len() < 2 || e(iv) >= e(cand) {
                 0

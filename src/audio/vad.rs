@@ -83,20 +83,19 @@ impl Activity {
 /// Detect speech in 16 kHz mono samples.
 pub fn detect(samples: &[f32], kind: VadKind, models: &Models) -> Result<Activity, AudioError> {
     let (probs, frame) = match kind {
-        VadKind::Earshot => (earshot_probs(samples), earshot_frame()),
+        VadKind::Earshot => (earshot_probs(samples), EARSHOT_FRAME),
         VadKind::Silero => (silero::probabilities(samples, models)?, silero::FRAME),
     };
     Ok(regions_from(&probs, frame, samples.len()))
 }
 
-fn earshot_frame() -> usize {
-    256
-}
+/// earshot's frame: 16 ms at 16 kHz.
+const EARSHOT_FRAME: usize = 256;
 
 /// earshot's per-frame probabilities (16 ms frames; the tail shorter than a frame is padded).
 pub fn earshot_probs(samples: &[f32]) -> Vec<f32> {
     let mut det = earshot::Detector::default();
-    let frame = earshot_frame();
+    let frame = EARSHOT_FRAME;
     let mut out = Vec::with_capacity(samples.len() / frame + 1);
     let mut buf = vec![0.0f32; frame];
     for chunk in samples.chunks(frame) {
@@ -134,10 +133,9 @@ pub fn regions_from(probs: &[f32], frame: usize, len: usize) -> Activity {
     Activity { regions: merged, duration_s }
 }
 
-/// Speech regions from energy alone, for a channel known to hold one speaker: frames whose RMS is
-/// within 30 dB of the channel's loudest frames. Used in the stereo channel mode.
-pub fn energy_frames(samples: &[f32], frame: usize) -> Vec<f32> {
-    samples.chunks(frame).map(|c| (c.iter().map(|v| v * v).sum::<f32>() / c.len().max(1) as f32).sqrt()).collect()
+/// Root-mean-square level of `samples` (0 for none).
+pub fn rms(samples: &[f32]) -> f32 {
+    (samples.iter().map(|v| v * v).sum::<f32>() / samples.len().max(1) as f32).sqrt()
 }
 
 #[cfg(test)]

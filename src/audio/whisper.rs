@@ -116,8 +116,6 @@ impl Transcriber {
             if cancel.is_cancelled() {
                 return Err(AudioError::Cancelled);
             }
-            let slice = &samples[sample_at(w.start_s, samples.len())..sample_at(w.end_s, samples.len())];
-            let _ = slice;
             segments.extend(self.window_with_recovery(samples, activity, w, &language, opts.threads, cancel)?);
             done += w.len();
             progress(done / total);
@@ -192,6 +190,7 @@ impl Transcriber {
         Ok(out)
     }
 
+    /// One whisper pass over `slice` in `lang`; times are relative to the slice.
     fn window(
         &self,
         slice: &[f32],
@@ -199,16 +198,6 @@ impl Transcriber {
         threads: usize,
         cancel: &CancellationToken,
     ) -> Result<Vec<Segment>, AudioError> {
-        self.run(slice, lang, threads, cancel).map(|(_, s)| s)
-    }
-
-    fn run(
-        &self,
-        slice: &[f32],
-        lang: Option<&str>,
-        threads: usize,
-        cancel: &CancellationToken,
-    ) -> Result<(String, Vec<Segment>), AudioError> {
         let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
         let mut state = self.ctx.create_state().map_err(fail)?;
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
@@ -245,7 +234,6 @@ impl Transcriber {
             return Err(AudioError::Cancelled);
         }
         result.map_err(fail)?;
-        let detected = whisper_rs::get_lang_str(state.full_lang_id_from_state()).unwrap_or("en").to_string();
         let eot = self.ctx.token_eot();
         let window_s = slice.len() as f64 / SAMPLE_RATE as f64;
         let mut segments = Vec::new();
@@ -286,7 +274,7 @@ impl Transcriber {
             }
             segments.push(Segment { start_s: t0, end_s: t1, text, words });
         }
-        Ok((detected, segments))
+        Ok(segments)
     }
 }
 

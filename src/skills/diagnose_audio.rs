@@ -3,8 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use crate::audio::features::{frame_at, HOP};
 use crate::audio::speakers::ChannelMode;
 use crate::audio::vad::VadKind;
+use crate::audio::SAMPLE_RATE;
 use crate::kb::Lang;
 use crate::report::model::{Report, SourceInfo, Timeline, TimelineTurn};
 use crate::scoring::speech::{Pause, LONG_PAUSE_S};
@@ -21,6 +23,9 @@ use super::diagnose_transcript::{lang_code, question_report};
 
 pub const NAME: &str = "diagnose-audio";
 
+/// Pitch and level frames kept either side of an answer's words: a speech region can start or end
+/// a little beyond them.
+const FRAMES_MARGIN_S: f64 = 5.0;
 /// Transcription runs for minutes on long recordings: it gets this long whatever the tool limit.
 const TRANSCRIBE_LIMIT: Duration = Duration::from_secs(4 * 3600);
 
@@ -107,6 +112,11 @@ async fn steps(
         let words = answer_words(&rec, &turn_roles, pair);
         if !words.is_empty() {
             let q_lang = lang.map(lang_code).unwrap_or(if zh_talk { "zh" } else { "en" });
+            // Only the answer's stretch of the pitch and level tracks (with a margin for the
+            // speech regions around its words), not the whole recording's per question.
+            let from_s = (words[0].start_s - FRAMES_MARGIN_S).max(0.0);
+            let to_s = words[words.len() - 1].end_s + FRAMES_MARGIN_S;
+            let part = |v: &[f32]| v[frame_at(from_s).min(v.len())..frame_at(to_s).min(v.len())].to_vec();
             let speech = call(
                 &AnalyzeSpeech,
                 AnalyzeSpeechArgs {
@@ -114,8 +124,9 @@ async fn steps(
                     words,
                     speech: rec.speech.clone(),
                     lang: Some(q_lang.into()),
-                    f0_hz: rec.f0.clone(),
-                    level_db: rec.db.clone(),
+                    f0_hz: part(&rec.f0),
+                    level_db: part(&rec.db),
+                    frames_from_s: frame_at(from_s) as f64 * HOP as f64 / SAMPLE_RATE as f64,
                 },
                 ctx,
             )

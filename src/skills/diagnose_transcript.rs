@@ -126,6 +126,7 @@ pub async fn question_report(
             lang: Some(lang_code(q_lang).into()),
             f0_hz: Vec::new(),
             level_db: Vec::new(),
+            frames_from_s: 0.0,
         },
         ctx,
     )

@@ -41,6 +41,9 @@ pub struct AnalyzeSpeechArgs {
     /// Level in dB every 10 ms from the recording's start; optional.
     #[serde(default)]
     pub level_db: Vec<f32>,
+    /// Time of the first `f0_hz` / `level_db` frame, when they cover only part of the recording.
+    #[serde(default)]
+    pub frames_from_s: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -105,7 +108,8 @@ fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
     };
     let pauses: Vec<(f64, f64)> = inside.windows(2).map(|w| (w[0].end_s, w[1].start_s)).collect();
     let frames = |v: &[f32]| -> Vec<f32> {
-        let (a, b) = (frame_at(span.0).min(v.len()), frame_at(span.1).min(v.len()));
+        let at = |t: f64| frame_at(t - args.frames_from_s).min(v.len());
+        let (a, b) = (at(span.0), at(span.1));
         v[a..b].to_vec()
     };
     let (f0, db) = (frames(&args.f0_hz), frames(&args.level_db));
