@@ -2,8 +2,11 @@
 //!
 //! Precedence, highest first:
 //! 1. command-line flags (`--home`, `--config`, `--data-root`, `--kb`, `--no-audit`);
-//! 2. `IVD_*` environment variables (`IVD_HOME`, `IVD_CONFIG`, `IVD_DATA_ROOT`, `IVD_KB`, `IVD_MODELS`, `IVD_AUDIT`,
-//!    `IVD_TOOL_TIMEOUT_S`, `IVD_LLM_BASE_URL`, `IVD_LLM_MODEL`, `IVD_LLM_API_KEY`);
+//! 2. environment variables: `IVD_HOME`, `IVD_CONFIG`, `IVD_DATA_ROOT`, `IVD_KB`, `IVD_MODELS`, `IVD_AUDIT`,
+//!    `IVD_TOOL_TIMEOUT_S`, `IVD_SKILLS_DISABLED` (comma-separated); for the language model the OpenAI
+//!    names every client knows, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, plus `IVD_LLM_MODEL`,
+//!    `IVD_LLM_TIMEOUT_S`, `IVD_LLM_CONCURRENCY`, `IVD_LLM_RETRIES`, `IVD_MAX_TURNS` (`IVD_LLM_BASE_URL`
+//!    and `IVD_LLM_API_KEY` win over the OpenAI names when both are set);
 //! 3. `ivd.toml`: the file named by `--config` / `IVD_CONFIG`, else `$IVD_HOME/ivd.toml` if present;
 //! 4. built-in defaults.
 //!
@@ -31,14 +34,77 @@ pub struct Config {
     pub tool_timeout_s: u64,
     /// OpenAI-compatible endpoint, when configured.
     pub llm: LlmSettings,
+    /// Skill names turned off, and at most how many model turns the agent loop takes.
+    pub skills_disabled: Vec<String>,
+    pub max_turns: u32,
 }
 
-#[derive(Debug, Clone, Default)]
+/// The language model's settings. A model is used when a base URL or a model name is set and
+/// `enabled` (`--no-llm` clears it).
+#[derive(Debug, Clone)]
 pub struct LlmSettings {
     pub base_url: Option<String>,
     pub model: Option<String>,
-    /// Never written to logs or the audit trail.
-    pub api_key: Option<String>,
+    pub api_key: Option<Secret>,
+    pub enabled: bool,
+    /// Per attempt, in seconds.
+    pub timeout_s: u64,
+    /// Retries after the first attempt, on 429, 5xx, timeouts and refused connections.
+    pub retries: u32,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+}
+
+impl Default for LlmSettings {
+    fn default() -> LlmSettings {
+        LlmSettings {
+            base_url: None,
+            model: None,
+            api_key: None,
+            enabled: true,
+            timeout_s: DEFAULT_LLM_TIMEOUT_S,
+            retries: DEFAULT_LLM_RETRIES,
+            concurrency: DEFAULT_LLM_CONCURRENCY,
+        }
+    }
+}
+
+impl LlmSettings {
+    /// Whether a model should be asked at all.
+    pub fn configured(&self) -> bool {
+        self.enabled && (self.base_url.is_some() || self.model.is_some())
+    }
+
+    /// The model name asked for (servers with one model, such as llama.cpp's, ignore it).
+    pub fn model_name(&self) -> String {
+        self.model.clone().unwrap_or_else(|| DEFAULT_LLM_MODEL.to_string())
+    }
+}
+
+/// A secret that prints as `***` however it is formatted, so no `{:?}` of the settings can leak it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: String) -> Secret {
+        Secret(s)
+    }
+    /// The value itself, for the one place that sends it (the Authorization header).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl std::fmt::Display for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
 }
 
 /// Values given on the command line.
@@ -49,6 +115,12 @@ pub struct Overrides {
     pub data_root: Option<PathBuf>,
     pub kb_dir: Option<PathBuf>,
     pub audit: Option<bool>,
+    pub llm_base_url: Option<String>,
+    pub llm_model: Option<String>,
+    /// Name of the environment variable holding the key (a key on the command line would show in `ps`).
+    pub llm_api_key_env: Option<String>,
+    /// `--no-llm`.
+    pub no_llm: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -71,7 +143,16 @@ struct FileConfig {
     models_dir: Option<PathBuf>,
     audit: Option<bool>,
     tool_timeout_s: Option<u64>,
+    max_turns: Option<u32>,
     llm: Option<FileLlm>,
+    skills: Option<FileSkills>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSkills {
+    #[serde(default)]
+    disabled: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -81,9 +162,20 @@ struct FileLlm {
     model: Option<String>,
     /// Name of the environment variable that holds the key; keys are not stored in files.
     api_key_env: Option<String>,
+    enabled: Option<bool>,
+    timeout_s: Option<u64>,
+    retries: Option<u32>,
+    concurrency: Option<usize>,
 }
 
 const DEFAULT_TOOL_TIMEOUT_S: u64 = 120;
+/// A diagnosis asks one question per request with a short answer; a minute covers a slow local model.
+const DEFAULT_LLM_TIMEOUT_S: u64 = 60;
+const DEFAULT_LLM_RETRIES: u32 = 3;
+/// Hosted endpoints allow far more; a local server on a laptop gains little past a few.
+const DEFAULT_LLM_CONCURRENCY: usize = 8;
+const DEFAULT_LLM_MODEL: &str = "gpt-4o-mini";
+const DEFAULT_MAX_TURNS: u32 = 8;
 
 impl Config {
     /// Resolve from flags, the process environment, the file and defaults.
@@ -128,27 +220,51 @@ impl Config {
                 None => file.audit.unwrap_or(true),
             },
         };
-        let tool_timeout_s = match env("IVD_TOOL_TIMEOUT_S") {
-            Some(v) => v.parse().map_err(|_| ConfigError::Value {
-                name: "IVD_TOOL_TIMEOUT_S",
-                value: v,
-                expected: "a whole number of seconds",
-            })?,
-            None => file.tool_timeout_s.unwrap_or(DEFAULT_TOOL_TIMEOUT_S),
+        let tool_timeout_s = number(env, "IVD_TOOL_TIMEOUT_S", "a whole number of seconds")?.or(file.tool_timeout_s);
+        let key_env = o.llm_api_key_env.clone().or(file_llm.api_key_env);
+        let api_key = match &key_env {
+            Some(name) => env(name),
+            None => env("IVD_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")),
         };
-        let api_key = env("IVD_LLM_API_KEY").or_else(|| file_llm.api_key_env.as_deref().and_then(env));
+        let llm = LlmSettings {
+            base_url: o
+                .llm_base_url
+                .clone()
+                .or_else(|| env("IVD_LLM_BASE_URL"))
+                .or_else(|| env("OPENAI_BASE_URL"))
+                .or(file_llm.base_url),
+            model: o.llm_model.clone().or_else(|| env("IVD_LLM_MODEL")).or(file_llm.model),
+            api_key: api_key.map(Secret::new),
+            enabled: !o.no_llm && file_llm.enabled.unwrap_or(true),
+            timeout_s: number(env, "IVD_LLM_TIMEOUT_S", "a whole number of seconds")?
+                .or(file_llm.timeout_s)
+                .unwrap_or(DEFAULT_LLM_TIMEOUT_S)
+                .max(1),
+            retries: number(env, "IVD_LLM_RETRIES", "a whole number")?
+                .or(file_llm.retries)
+                .unwrap_or(DEFAULT_LLM_RETRIES),
+            concurrency: number(env, "IVD_LLM_CONCURRENCY", "a whole number")?
+                .or(file_llm.concurrency)
+                .unwrap_or(DEFAULT_LLM_CONCURRENCY)
+                .max(1),
+        };
+        let mut skills_disabled = file.skills.map(|s| s.disabled).unwrap_or_default();
+        if let Some(v) = env("IVD_SKILLS_DISABLED") {
+            skills_disabled = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        }
         Ok(Config {
             home,
             data_root,
             kb_dir,
             models_dir,
             audit,
-            tool_timeout_s,
-            llm: LlmSettings {
-                base_url: env("IVD_LLM_BASE_URL").or(file_llm.base_url),
-                model: env("IVD_LLM_MODEL").or(file_llm.model),
-                api_key,
-            },
+            tool_timeout_s: tool_timeout_s.unwrap_or(DEFAULT_TOOL_TIMEOUT_S),
+            llm,
+            skills_disabled,
+            max_turns: number(env, "IVD_MAX_TURNS", "a whole number")?
+                .or(file.max_turns)
+                .unwrap_or(DEFAULT_MAX_TURNS)
+                .max(1),
         })
     }
 
@@ -162,7 +278,20 @@ impl Config {
             audit: true,
             tool_timeout_s: DEFAULT_TOOL_TIMEOUT_S,
             llm: LlmSettings::default(),
+            skills_disabled: Vec::new(),
+            max_turns: DEFAULT_MAX_TURNS,
         }
+    }
+}
+
+fn number<T: std::str::FromStr>(
+    env: &dyn Fn(&str) -> Option<String>,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<Option<T>, ConfigError> {
+    match env(name) {
+        Some(v) => v.trim().parse().map(Some).map_err(|_| ConfigError::Value { name, value: v, expected }),
+        None => Ok(None),
     }
 }
 
@@ -201,6 +330,35 @@ mod tests {
         let c = Config::load_with(&o, &lookup).unwrap();
         assert_eq!(c.data_root, PathBuf::from("/from/flag"));
         assert!(c.audit);
+    }
+
+    #[test]
+    fn llm_settings_layer_and_hide_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("ivd.toml"),
+            "[llm]\nbase_url = \"http://file\"\nmodel = \"m-file\"\napi_key_env = \"MY_KEY\"\nconcurrency = 3\n",
+        )
+        .unwrap();
+        let env: HashMap<&str, &str> = [
+            ("IVD_HOME", dir.path().to_str().unwrap()),
+            ("OPENAI_BASE_URL", "http://env"),
+            ("MY_KEY", "sk-sentinel"),
+            ("OPENAI_API_KEY", "other"),
+        ]
+        .into();
+        let lookup = |k: &str| env.get(k).map(|v| v.to_string());
+        let c = Config::load_with(&Overrides::default(), &lookup).unwrap();
+        assert_eq!(c.llm.base_url.as_deref(), Some("http://env"));
+        assert_eq!(c.llm.model.as_deref(), Some("m-file"));
+        assert_eq!(c.llm.api_key.as_ref().map(Secret::expose), Some("sk-sentinel"));
+        assert_eq!(c.llm.concurrency, 3);
+        assert!(c.llm.configured());
+        assert!(!format!("{c:?}").contains("sk-sentinel"));
+        let o = Overrides { llm_model: Some("m-flag".into()), no_llm: true, ..Default::default() };
+        let c = Config::load_with(&o, &lookup).unwrap();
+        assert_eq!(c.llm.model.as_deref(), Some("m-flag"));
+        assert!(!c.llm.configured());
     }
 
     #[test]

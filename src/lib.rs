@@ -1,14 +1,17 @@
 //! Interview Doctor: offline-first diagnosis of job interviews.
 //!
-//! Data flows one way: [`cli`] -> [`skills`] -> [`tools`] -> domain modules ([`transcript`], ...).
+//! Data flows one way: [`cli`] -> [`agent`] -> [`skills`] -> [`tools`] -> domain modules ([`transcript`],
+//! [`llm`], ...).
 //! A domain module never imports tools, skills or the CLI.
 
+pub mod agent;
 pub mod audio;
 pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod eval;
 pub mod kb;
+pub mod llm;
 pub mod models;
 pub mod report;
 pub mod scoring;

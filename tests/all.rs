@@ -1,10 +1,12 @@
 //! Integration tests: one binary (see tests/common for helpers).
 
+mod agent;
 mod audio;
 mod common;
 mod diagnose;
 mod documents;
 mod kb;
+mod llm;
 mod robustness;
 mod roles;
 mod semantic;

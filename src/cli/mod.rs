@@ -1,16 +1,25 @@
 //! The command line: every subcommand and flag, and the glue that renders results.
 //! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
 
-mod audio;
+mod ask;
 mod bench;
 mod bench_audio;
+mod bench_llm;
+mod chat;
+mod compare;
+mod diagnose;
+mod doctor;
 mod eval;
 mod kb;
-mod transcript;
+mod models;
+mod skills;
+mod split;
+mod tools;
+mod transcribe;
 
-pub use transcript::RoleArgs;
+pub use split::RoleArgs;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,8 +27,7 @@ use anyhow::{anyhow, Context};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, Overrides};
-use crate::models::Models;
-use crate::tools::{ToolContext, ToolError, ToolRegistry};
+use crate::tools::{ToolContext, ToolError};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -51,6 +59,19 @@ pub struct GlobalArgs {
     /// Do not write the audit log.
     #[arg(long, global = true)]
     pub no_audit: bool,
+    /// Do not ask a language model even when one is configured: the rubric scores alone.
+    #[arg(long, global = true)]
+    pub no_llm: bool,
+    /// OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1; overrides OPENAI_BASE_URL.
+    #[arg(long, global = true, value_name = "URL")]
+    pub llm_base_url: Option<String>,
+    /// Model name to ask for; overrides IVD_LLM_MODEL.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub llm_model: Option<String>,
+    /// Name of the environment variable holding the API key (default OPENAI_API_KEY); the key
+    /// itself is never taken on the command line, where `ps` would show it.
+    #[arg(long, global = true, value_name = "VAR")]
+    pub llm_api_key_env: Option<String>,
     /// More logging on stderr (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -84,21 +105,21 @@ pub enum Command {
         #[command(flatten)]
         roles: RoleArgs,
         #[command(flatten)]
-        audio: audio::AudioArgs,
+        audio: transcribe::AudioArgs,
     },
     /// Transcribe a recording offline with Whisper: who spoke when, and what they said.
     Transcribe {
         /// The recording (.wav, .mp3, .m4a, .flac, .ogg, .webm).
         file: PathBuf,
         #[arg(long, value_enum, default_value = "txt")]
-        format: audio::TranscriptFormat,
+        format: transcribe::TranscriptFormat,
         /// Language of the talk (detected when absent).
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
         #[command(flatten)]
         roles: RoleArgs,
         #[command(flatten)]
-        audio: audio::AudioArgs,
+        audio: transcribe::AudioArgs,
     },
     /// Score one answer against the knowledge base's reference answers.
     Compare {
@@ -151,6 +172,30 @@ pub enum Command {
         /// whisper.cpp's own CLI to compare transcription against (scripts/build_whisper_cli.sh).
         #[arg(long, value_name = "PATH", requires = "audio")]
         whisper_cli: Option<PathBuf>,
+        /// Measure model-assisted diagnosis against a local fake endpoint answering after 300 ms:
+        /// a 20-question interview with concurrency 1 and 8.
+        #[arg(long, conflicts_with = "audio")]
+        llm: bool,
+    },
+    /// Ask the agent: a matching skill runs, otherwise the language model picks tools itself.
+    Ask {
+        /// What you want, in English or Chinese ("diagnose interview.txt", "模拟面试 RAG").
+        request: String,
+        /// A file the request is about (its folder becomes the data root).
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// Talk with the agent interactively (/help, /skills, /quit).
+    Chat,
+    /// Say what is configured and whether it works: models, knowledge base, skills, language model.
+    Doctor {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// List, show or validate skills (SKILL.md folders).
+    Skills {
+        #[command(subcommand)]
+        action: skills::SkillsAction,
     },
     /// List or run the atomic tools.
     Tools {
@@ -259,8 +304,14 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         data_root: cli.global.data_root.clone(),
         kb_dir: cli.global.kb.clone(),
         audit: cli.global.no_audit.then_some(false),
+        llm_base_url: cli.global.llm_base_url.clone(),
+        llm_model: cli.global.llm_model.clone(),
+        llm_api_key_env: cli.global.llm_api_key_env.clone(),
+        no_llm: cli.global.no_llm,
     };
     let config = Config::load(&overrides).map_err(|e| CliError::input(e.into()))?;
+    // Model settings that cannot work are bad input, said before any work starts.
+    crate::llm::LlmClient::from_settings(&config.llm).map_err(|e| CliError::input(e.into()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -282,27 +333,32 @@ fn init_logging(verbose: u8) {
 
 async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError> {
     match command {
-        Command::Split { file, format, roles } => transcript::split(config, &file, format, &roles).await,
+        Command::Split { file, format, roles } => split::split(config, &file, format, &roles).await,
         Command::Diagnose { file, format, out, lang, roles, audio } => {
-            transcript::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles, &audio).await
+            diagnose::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles, &audio).await
         }
         Command::Transcribe { file, format, lang, roles, audio } => {
-            audio::transcribe(config, &file, format, lang.map(LangArg::lang), &roles, &audio).await
+            transcribe::transcribe(config, &file, format, lang.map(LangArg::lang), &roles, &audio).await
         }
         Command::Compare { question, answer, format, lang } => {
-            transcript::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
+            compare::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
         }
+        Command::Ask { request, file } => ask::ask(config, &request, file.as_deref()).await,
+        Command::Chat => chat::chat(config).await,
+        Command::Doctor { format } => doctor::run(config, format).await,
+        Command::Skills { action } => skills::run(config, action),
         Command::Kb { action } => kb::run(config, action).await,
+        Command::Bench { llm: true, runs, .. } => bench_llm::run(config, runs).await,
         Command::Bench { audio: Some(file), whisper_cli, .. } => {
             bench_audio::run(&config, &file, whisper_cli.as_deref())
         }
         Command::Bench { runs, no_large, .. } => bench::run(config, runs, !no_large).await,
-        Command::Models { action } => models(&config, action),
+        Command::Models { action } => models::run(&config, action),
         Command::Eval { format, every, no_retrieval, dump } => {
             eval::run(config, format, every, no_retrieval, dump.as_deref())
         }
-        Command::Tools { action: ToolsAction::List { format } } => tools_list(format),
-        Command::Tools { action: ToolsAction::Run { name, input } } => tools_run(config, &name, &input).await,
+        Command::Tools { action: ToolsAction::List { format } } => tools::list(format),
+        Command::Tools { action: ToolsAction::Run { name, input } } => tools::run(config, &name, &input).await,
     }
 }
 
@@ -318,55 +374,6 @@ pub(crate) fn context_for_file(config: Arc<Config>, file: &Path) -> Result<(Tool
     Ok((ToolContext::new(config).with_data_root(parent), name))
 }
 
-/// Embed everything scoring asks of the knowledge base (phrasings, answers, key points, sentences)
-/// once, at provisioning, into `$IVD_HOME`'s cache: the first diagnosis then costs what any other
-/// does. A second `models fetch` finds it all cached.
-fn warm_knowledge_base(config: &Config, models: &Models) -> Result<(), CliError> {
-    let started = std::time::Instant::now();
-    let kb = crate::kb::KnowledgeBase::load(config.kb_dir.as_deref()).map_err(|e| CliError::from(anyhow!(e)))?;
-    let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, models)
-        .map_err(|e| CliError::from(anyhow!(e)))?;
-    if let Some(v) = &search.vectors {
-        v.warm(&search.kb).map_err(|e| CliError::from(anyhow!(e)))?;
-        eprintln!(
-            "knowledge base embedded into {} in {:.1}s",
-            config.home.join("ivd.sqlite").display(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(())
-}
-
-fn models(config: &Config, action: ModelsAction) -> Result<(), CliError> {
-    let m = Models::new(config);
-    match action {
-        ModelsAction::Fetch { source, skip_whisper } => {
-            m.fetch(&source, skip_whisper).map_err(|e| CliError::from(anyhow!(e)))?;
-            warm_knowledge_base(config, &m)
-        }
-        ModelsAction::Status => {
-            let files = m.verify_all().map_err(|e| CliError::from(anyhow!(e)))?;
-            let mut bad = 0;
-            let mut out = format!("models in {}\n", m.dir.display());
-            for (f, r) in &files {
-                match r {
-                    Ok(()) => out.push_str(&format!("  ok    {:<20} {:>12} bytes  {}\n", f.name, f.size, f.source)),
-                    Err(e) => {
-                        bad += 1;
-                        out.push_str(&format!("  BAD   {:<20} {e}\n", f.name));
-                    }
-                }
-            }
-            write_stdout(out.as_bytes())?;
-            if bad == 0 {
-                Ok(())
-            } else {
-                Err(anyhow!("{bad} model file(s) need repair: run `ivd models fetch`").into())
-            }
-        }
-    }
-}
-
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
@@ -374,44 +381,5 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
         // A closed pipe (`ivd split x | head`) is not a failure of ours.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(anyhow!("cannot write the output: {e}").into()),
-    }
-}
-
-fn tools_list(format: ListFormat) -> Result<(), CliError> {
-    let registry = ToolRegistry::builtin();
-    let out = match format {
-        ListFormat::Json => {
-            serde_json::to_string_pretty(&registry.specs()).context("cannot encode the tool list")? + "\n"
-        }
-        ListFormat::Text => registry.specs().iter().map(|s| format!("{:<20} {}\n", s.name, s.description)).collect(),
-    };
-    write_stdout(out.as_bytes())
-}
-
-async fn tools_run(config: Arc<Config>, name: &str, input: &str) -> Result<(), CliError> {
-    let raw = if input == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| CliError::input(anyhow!("cannot read arguments from standard input: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(input)
-            .map_err(|e| CliError::input(anyhow!("cannot read the arguments file {input}: {e}")))?
-    };
-    let args: serde_json::Value = serde_json::from_str(&raw).map_err(|e| {
-        CliError::input(anyhow!("the arguments are not valid JSON (line {}, column {}): {e}; give a JSON object such as {{\"path\": \"notes.txt\"}}", e.line(), e.column()))
-    })?;
-    let registry = ToolRegistry::builtin();
-    let ctx = ToolContext::new(config);
-    let envelope = registry.execute(name, args, &ctx).await;
-    let out = serde_json::to_string_pretty(&envelope).context("cannot encode the result")? + "\n";
-    write_stdout(out.as_bytes())?;
-    match &envelope.error {
-        None => Ok(()),
-        Some(e) => Err(CliError {
-            code: if e.code.is_caller_error() { 2 } else { 1 },
-            error: anyhow!("{} failed: {}", name, e.message),
-        }),
     }
 }

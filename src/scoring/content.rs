@@ -51,6 +51,15 @@ pub struct ContentScore {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub star_missing: Vec<String>,
     pub analyzer: String,
+    /// Quotes from the answer a language model cited, each checked verbatim against the answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    /// The model's narrative feedback, in the interview's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<String>,
+    /// Why the model did not contribute (time-out, unusable reply...): the rubric scored alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The weighted score before calibration and caps (for fitting; not in reports).
     #[serde(skip_serializing, default)]
     #[schemars(skip)]
@@ -69,10 +78,10 @@ pub struct Inputs<'a> {
 
 /// Weights of completeness, accuracy, depth and practicality. Making the points the question asks
 /// for matters most; being right next; explanation and concrete practice refine it.
-const WEIGHTS: [f64; 4] = [0.40, 0.25, 0.20, 0.15];
+pub(crate) const WEIGHTS: [f64; 4] = [0.40, 0.25, 0.20, 0.15];
 /// Without a reference, completeness and accuracy can only be guessed from structure: depth and
 /// practicality carry more.
-const WEIGHTS_NO_REFERENCE: [f64; 4] = [0.30, 0.10, 0.30, 0.30];
+pub(crate) const WEIGHTS_NO_REFERENCE: [f64; 4] = [0.30, 0.10, 0.30, 0.30];
 /// Share of the key points (mean level) at which completeness is full: a strong answer need not
 /// make every point of the rubric.
 const COVERAGE_FULL: f64 = 0.75;
@@ -273,6 +282,9 @@ fn with_reference(
         improvement: String::new(),
         star_missing: star.map(|s| s.missing).unwrap_or_default(),
         analyzer: "rubric".into(),
+        evidence: Vec::new(),
+        feedback: None,
+        note: None,
         raw: 0.0,
     }
 }
@@ -304,6 +316,9 @@ fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) 
         improvement: String::new(),
         star_missing: star.map(|s| s.missing).unwrap_or_default(),
         analyzer: "rubric".into(),
+        evidence: Vec::new(),
+        feedback: None,
+        note: None,
         raw: 0.0,
     }
 }

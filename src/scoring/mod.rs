@@ -1,6 +1,7 @@
 //! Scoring: the offline rubric analyzer for content (and, with recordings, delivery).
 //! Deterministic: the same input gives the same numbers.
 
+pub mod blend;
 pub mod content;
 pub mod coverage;
 pub mod habits;

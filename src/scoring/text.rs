@@ -99,6 +99,13 @@ impl Texts {
         self.t(format!("讲到了要点：{p}"), format!("makes the key point: {p}"))
     }
 
+    pub fn model_fallback(&self, reason: &str) -> String {
+        self.t(
+            format!("语言模型未参与本题（{reason}），仅按评分细则打分"),
+            format!("the language model did not contribute ({reason}); scored by the rubric alone"),
+        )
+    }
+
     pub fn not_answered(&self) -> String {
         self.t("回答没有针对这个问题".into(), "the answer does not address this question".into())
     }

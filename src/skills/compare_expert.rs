@@ -19,6 +19,38 @@ pub struct Comparison {
     pub references: Vec<SearchHit>,
 }
 
+impl Comparison {
+    /// The plain-text form `ivd compare` and `ivd ask` print.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let r = &self.content;
+        let _ = writeln!(s, "overall {}/100 ({})", r.overall, self.reference_id.as_deref().unwrap_or("no reference"));
+        for (name, x) in [
+            ("completeness", &r.completeness),
+            ("depth", &r.depth),
+            ("accuracy", &r.accuracy),
+            ("practicality", &r.practicality),
+        ] {
+            let _ = writeln!(s, "  {name:<13} {:>3}  {}", x.score, x.detail);
+        }
+        for m in &r.inaccuracies {
+            let _ = writeln!(s, "  misconception: {m}");
+        }
+        let _ = writeln!(s, "  improve: {}", r.improvement);
+        if let Some(f) = &r.feedback {
+            let _ = writeln!(s, "  feedback ({}): {f}", r.analyzer);
+        }
+        for q in &r.evidence {
+            let _ = writeln!(s, "  evidence: \"{q}\"");
+        }
+        if let Some(n) = &r.note {
+            let _ = writeln!(s, "  note: {n}");
+        }
+        s
+    }
+}
+
 pub async fn run(
     ctx: &ToolContext,
     question: &str,

@@ -19,7 +19,7 @@ use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::{Role, RoleHints};
 
-use super::diagnose_transcript::{lang_code, question_report};
+use super::diagnose_transcript::{lang_code, question_reports};
 
 pub const NAME: &str = "diagnose-audio";
 
@@ -29,6 +29,7 @@ const FRAMES_MARGIN_S: f64 = 5.0;
 /// Transcription runs for minutes on long recordings: it gets this long whatever the tool limit.
 const TRANSCRIBE_LIMIT: Duration = Duration::from_secs(4 * 3600);
 
+#[derive(Debug, Clone, Default)]
 pub struct AudioOptions {
     /// Language of the talk for whisper ("en"/"zh"); detected when None.
     pub speech_lang: Option<String>,
@@ -106,9 +107,9 @@ async fn steps(
     )
     .await?;
     let zh_talk = rec.language == "zh";
+    let reports = question_reports(ctx, &kb, &split.pairs, lang).await?;
     let mut questions = Vec::with_capacity(split.pairs.len());
-    for pair in &split.pairs {
-        let mut q = question_report(ctx, &kb, pair, lang).await?;
+    for (pair, mut q) in split.pairs.iter().zip(reports) {
         let words = answer_words(&rec, &turn_roles, pair);
         if !words.is_empty() {
             let q_lang = lang.map(lang_code).unwrap_or(if zh_talk { "zh" } else { "en" });

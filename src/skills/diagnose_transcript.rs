@@ -41,10 +41,7 @@ async fn steps(
 ) -> Result<(Report, String), ToolError> {
     let kb = ctx.kb()?;
     let (split, transcript) = super::split_transcript::run(ctx, path, hints).await?;
-    let mut questions = Vec::with_capacity(split.pairs.len());
-    for pair in &split.pairs {
-        questions.push(question_report(ctx, &kb, pair, lang).await?);
-    }
+    let questions = question_reports(ctx, &kb, &split.pairs, lang).await?;
     let duration_s = transcript
         .turns
         .iter()
@@ -72,6 +69,20 @@ async fn steps(
     )
     .await?;
     Ok((out.report, out.rendered))
+}
+
+/// Every pair's report, in order. With a model, up to its concurrency limit of questions are in
+/// flight at once (each waits on the model far longer than it computes); without one, one at a
+/// time, as the rubric alone keeps the cores busy.
+pub async fn question_reports(
+    ctx: &ToolContext,
+    kb: &KbSearch,
+    pairs: &[QaPair],
+    lang: Option<Lang>,
+) -> Result<Vec<QuestionReport>, ToolError> {
+    use futures::{StreamExt, TryStreamExt};
+    let width = ctx.llm.as_ref().map_or(1, |_| ctx.config.llm.concurrency.max(1));
+    futures::stream::iter(pairs.iter().map(|p| question_report(ctx, kb, p, lang))).buffered(width).try_collect().await
 }
 
 /// Score one pair's content: search the base once, analyse, and keep the references the answer

@@ -1,9 +1,15 @@
 //! Skills: named sequences of tool calls for the frequent jobs. Built-in skills are Rust; each
-//! calls tools through [`crate::tools::call`], so every step is timed, limited and audited.
+//! calls tools through [`crate::tools::call`], so every step is timed, limited and audited. Each has
+//! a SKILL.md ([`manifest`]); users add prompt-only skills ([`registry`]); [`discovery`] routes a
+//! request to one.
 
 pub mod compare_expert;
 pub mod diagnose_audio;
 pub mod diagnose_transcript;
+pub mod discovery;
+pub mod manifest;
+pub mod mock_interview;
+pub mod registry;
 pub mod split_transcript;
 
 /// Record a finished skill in the audit log, with its outcome.

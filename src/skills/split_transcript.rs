@@ -10,7 +10,7 @@ use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::header::Metadata;
 use crate::transcript::pairs::QaPair;
-use crate::transcript::roles::{RoleHints, Speaker};
+use crate::transcript::roles::{Role, RoleHints, Speaker, SpeakerAnalysis};
 use crate::transcript::{Format, Language, Transcript};
 
 pub const NAME: &str = "split-transcript";
@@ -52,7 +52,10 @@ async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(
         interviewers: hints.interviewers.clone(),
         candidates: hints.candidates.clone(),
     };
-    let analysis = call(&DetectSpeakers, args, ctx).await?;
+    let mut analysis = call(&DetectSpeakers, args, ctx).await?;
+    if hints.is_empty() && !analysis.uncertain().is_empty() {
+        model_roles(ctx, &transcript, &mut analysis).await;
+    }
     let split = call(
         &SplitQaPairs,
         SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(analysis.turn_roles) },
@@ -68,4 +71,41 @@ async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(
         pairs: split.pairs,
     };
     Ok((result, transcript))
+}
+
+/// Where the heuristics are unsure and a model is configured, let it settle the roles: for named
+/// speakers, which one interviews (then the roles follow as if the user had said so); for a
+/// transcript without names, which turns the interviewer said. Any failure keeps the heuristics'.
+async fn model_roles(ctx: &ToolContext, transcript: &Transcript, analysis: &mut SpeakerAnalysis) {
+    let Some(llm) = &ctx.llm else { return };
+    let home = &ctx.config.home;
+    let names: Vec<String> = analysis.speakers.iter().filter_map(|s| s.name.clone()).collect();
+    if names.len() >= 2 {
+        let turns: Vec<(String, String)> =
+            transcript.turns.iter().filter_map(|t| Some((t.speaker.clone()?, t.text.clone()))).collect();
+        match crate::llm::roles::interviewer_of(llm, home, &turns, &names).await {
+            Ok(name) => {
+                let args = DetectSpeakersArgs {
+                    transcript: transcript.clone(),
+                    interviewers: vec![name.clone()],
+                    candidates: Vec::new(),
+                };
+                if let Ok(a) = call(&DetectSpeakers, args, ctx).await {
+                    tracing::info!("the model named {name} the interviewer");
+                    *analysis = a;
+                }
+            }
+            Err(e) => tracing::warn!("the model could not settle the roles: {e}"),
+        }
+    } else if names.is_empty() {
+        let texts: Vec<String> = transcript.turns.iter().map(|t| t.text.clone()).collect();
+        match crate::llm::roles::interviewer_turns(llm, home, &texts).await {
+            Ok(marks) => {
+                analysis.turn_roles =
+                    marks.iter().map(|&i| if i { Role::Interviewer } else { Role::Candidate }).collect();
+                tracing::info!("the model marked the interviewer's turns");
+            }
+            Err(e) => tracing::warn!("the model could not mark the turns: {e}"),
+        }
+    }
 }

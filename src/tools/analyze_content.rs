@@ -1,4 +1,7 @@
-//! `analyze_content`: score one answer against its reference with the offline rubric.
+//! `analyze_content`: score one answer against its reference with the offline rubric; with a
+//! language model configured, the model adds checked evidence quotes, feedback and a second opinion
+//! on the four dimensions, blended by `scoring::blend`'s bounded rule. A model that fails leaves
+//! the rubric's scores and a note.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,21 +44,9 @@ impl Tool for AnalyzeContent {
     type Output = AnalyzeContentOutput;
 
     async fn execute(&self, args: AnalyzeContentArgs, ctx: &ToolContext) -> Result<AnalyzeContentOutput, ToolError> {
-        let kb = ctx.kb()?;
-        let given = match args.reference_id.as_deref() {
-            Some(id) => Some(kb.position(id).ok_or_else(|| {
-                ToolError::new(
-                    ErrorCode::NotFound,
-                    format!("no knowledge-base entry {id:?}"),
-                    "use an id returned by query_knowledge_base, or omit reference_id",
-                )
-            })?),
-            None => None,
-        };
-        let references = if given.is_some() { Vec::new() } else { kb.references_for(&args.question)? };
         let lang = match args.lang.as_deref() {
-            Some("zh") => crate::kb::Lang::Zh,
-            Some("en") => crate::kb::Lang::En,
+            Some("zh") => Some(crate::kb::Lang::Zh),
+            Some("en") => Some(crate::kb::Lang::En),
             Some(other) => {
                 return Err(ToolError::new(
                     ErrorCode::InputError,
@@ -63,14 +54,69 @@ impl Tool for AnalyzeContent {
                     "give \"zh\" or \"en\", or omit lang",
                 ))
             }
-            None => crate::scoring::lang_of(&args.question, &args.answer),
+            None => None,
         };
-        // A reference the caller chose is used as given; found ones let the answer pick.
-        let (chosen, content) = match given {
-            Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang)?),
-            None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang)?,
-        };
-        let reference_id = chosen.and_then(|i| kb.kb.entries.get(i)).map(|e| e.id.clone());
-        Ok(AnalyzeContentOutput { content, reference_id, references })
+        let started = std::time::Instant::now();
+        let (question, answer) = (args.question.clone(), args.answer.clone());
+        let c = ctx.clone();
+        let (mut out, entry, lang) = ctx.blocking(move || rubric(&c, args, lang)).await?;
+        if let Some(llm) = &ctx.llm {
+            // The model's share of the call's time limit: what is left of it, less a margin for
+            // the report, so a slow model ends in a fallback, never in a failed diagnosis.
+            let budget = ctx.timeout.saturating_sub(started.elapsed()).mul_f64(0.8);
+            let home = ctx.config.home.clone();
+            let asked = crate::llm::assess::assess(llm, &home, &question, &answer, entry.as_ref(), lang);
+            let result = tokio::select! {
+                r = tokio::time::timeout(budget, asked) => r.unwrap_or(Err(crate::llm::LlmError::Timeout(budget.as_secs()))),
+                _ = ctx.cancel.cancelled() => Err(crate::llm::LlmError::Cancelled),
+            };
+            match result {
+                Ok(a) => {
+                    if let Some(s) = &a.scores {
+                        crate::scoring::blend::apply(&mut out.content, s, entry.is_some(), lang);
+                    }
+                    if a.dropped_quotes > 0 {
+                        tracing::info!("{} quote(s) the model gave are not in the answer: dropped", a.dropped_quotes);
+                    }
+                    out.content.evidence = a.evidence;
+                    out.content.feedback = a.feedback;
+                    out.content.analyzer = format!("llm:{}", llm.model());
+                }
+                Err(e) => {
+                    tracing::warn!("model-assisted analysis fell back to the rubric: {e}");
+                    out.content.note = Some(crate::scoring::text::Texts(lang).model_fallback(&e.short()));
+                }
+            }
+        }
+        Ok(out)
     }
+}
+
+/// The deterministic part: search, choose the reference, score with the rubric.
+fn rubric(
+    ctx: &ToolContext,
+    args: AnalyzeContentArgs,
+    lang: Option<crate::kb::Lang>,
+) -> Result<(AnalyzeContentOutput, Option<crate::kb::Entry>, crate::kb::Lang), ToolError> {
+    let kb = ctx.kb()?;
+    let given = match args.reference_id.as_deref() {
+        Some(id) => Some(kb.position(id).ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::NotFound,
+                format!("no knowledge-base entry {id:?}"),
+                "use an id returned by query_knowledge_base, or omit reference_id",
+            )
+        })?),
+        None => None,
+    };
+    let references = if given.is_some() { Vec::new() } else { kb.references_for(&args.question)? };
+    let lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&args.question, &args.answer));
+    // A reference the caller chose is used as given; found ones let the answer pick.
+    let (chosen, content) = match given {
+        Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang)?),
+        None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang)?,
+    };
+    let entry = chosen.and_then(|i| kb.kb.entries.get(i)).cloned();
+    let reference_id = entry.as_ref().map(|e| e.id.clone());
+    Ok((AnalyzeContentOutput { content, reference_id, references }, entry, lang))
 }

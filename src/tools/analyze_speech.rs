@@ -61,39 +61,45 @@ impl Tool for AnalyzeSpeech {
     type Args = AnalyzeSpeechArgs;
     type Output = AnalyzeSpeechOutput;
 
-    async fn execute(&self, args: AnalyzeSpeechArgs, _ctx: &ToolContext) -> Result<AnalyzeSpeechOutput, ToolError> {
-        let text = match (&args.text, args.words.is_empty()) {
-            (Some(t), true) => t.clone(),
-            (None, false) => args.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
-            _ => {
-                return Err(ToolError::input(
-                    "give exactly one of `text` or `words`",
-                    "pass the answer's text, or its timed words",
-                ))
-            }
-        };
-        let zh = match args.lang.as_deref() {
-            Some("zh") => true,
-            Some("en") => false,
-            _ => crate::scoring::lang_of(&text, &text) == crate::kb::Lang::Zh,
-        };
-        let spoken: Vec<Spoken> = if args.words.is_empty() {
-            habits::words_of(&text, zh)
-        } else {
-            args.words
-                .iter()
-                .map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) })
-                .collect()
-        };
-        let h = habits::analyze(&spoken, zh);
-        let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
-        Ok(AnalyzeSpeechOutput {
-            fillers: Habits::counts(&h.fillers),
-            hedges: Habits::counts(&h.hedges),
-            repeats: Habits::counts(&h.repeats),
-            speech,
-        })
+    async fn execute(&self, args: AnalyzeSpeechArgs, ctx: &ToolContext) -> Result<AnalyzeSpeechOutput, ToolError> {
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(_ctx: &ToolContext, args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutput, ToolError> {
+    let text = match (&args.text, args.words.is_empty()) {
+        (Some(t), true) => t.clone(),
+        (None, false) => args.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
+        _ => {
+            return Err(ToolError::input(
+                "give exactly one of `text` or `words`",
+                "pass the answer's text, or its timed words",
+            ))
+        }
+    };
+    let zh = match args.lang.as_deref() {
+        Some("zh") => true,
+        Some("en") => false,
+        _ => crate::scoring::lang_of(&text, &text) == crate::kb::Lang::Zh,
+    };
+    let spoken: Vec<Spoken> = if args.words.is_empty() {
+        habits::words_of(&text, zh)
+    } else {
+        args.words
+            .iter()
+            .map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) })
+            .collect()
+    };
+    let h = habits::analyze(&spoken, zh);
+    let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
+    Ok(AnalyzeSpeechOutput {
+        fillers: Habits::counts(&h.fillers),
+        hedges: Habits::counts(&h.hedges),
+        repeats: Habits::counts(&h.repeats),
+        speech,
+    })
 }
 
 fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {

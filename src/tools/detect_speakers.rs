@@ -28,16 +28,20 @@ impl Tool for DetectSpeakers {
     type Args = DetectSpeakersArgs;
     type Output = SpeakerAnalysis;
 
-    async fn execute(&self, args: DetectSpeakersArgs, _ctx: &ToolContext) -> Result<SpeakerAnalysis, ToolError> {
-        let hints = RoleHints { interviewers: args.interviewers, candidates: args.candidates };
-        roles::detect_with(&args.transcript, &hints).map_err(|e| {
-            let hint = match e {
-                RoleError::UnknownSpeaker { .. } => {
-                    "give a name as the transcript writes it (`ivd split FILE` lists them)"
-                }
-                RoleError::NoSpeakers => "drop --interviewer/--candidate, or give a transcript with speaker labels",
-            };
-            ToolError::input(e.to_string(), hint)
-        })
+    async fn execute(&self, args: DetectSpeakersArgs, ctx: &ToolContext) -> Result<SpeakerAnalysis, ToolError> {
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(_ctx: &ToolContext, args: DetectSpeakersArgs) -> Result<SpeakerAnalysis, ToolError> {
+    let hints = RoleHints { interviewers: args.interviewers, candidates: args.candidates };
+    roles::detect_with(&args.transcript, &hints).map_err(|e| {
+        let hint = match e {
+            RoleError::UnknownSpeaker { .. } => "give a name as the transcript writes it (`ivd split FILE` lists them)",
+            RoleError::NoSpeakers => "drop --interviewer/--candidate, or give a transcript with speaker labels",
+        };
+        ToolError::input(e.to_string(), hint)
+    })
 }

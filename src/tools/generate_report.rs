@@ -53,47 +53,59 @@ impl Tool for GenerateReport {
     type Output = GenerateReportOutput;
 
     async fn execute(&self, args: GenerateReportArgs, ctx: &ToolContext) -> Result<GenerateReportOutput, ToolError> {
-        let kb = ctx.kb()?;
-        let zh = match args.lang.as_deref() {
-            Some(l) => l == "zh",
-            None => majority_is_chinese(&args.questions).unwrap_or(args.source.language == "zh"),
-        };
-        let summary = build::summary(&args.questions, &kb.kb, zh, build::speech_avg(&args.questions));
-        let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
-        let report = Report {
-            schema_version: SCHEMA_VERSION,
-            source: args.source,
-            speakers: args.speakers,
-            summary,
-            questions: args.questions,
-            improvement_plan,
-            compared_to_last: None,
-            timeline: args.timeline,
-            meta: Meta {
-                generated_at: crate::audit::now_rfc3339(),
-                lang: if zh { "zh" } else { "en" }.into(),
-                analyzer: "rubric".into(),
-                kb_entries: kb.kb.entries.len(),
-                elapsed_ms: args.elapsed_ms.unwrap_or(0),
-            },
-        };
-        let format = match args.format.unwrap_or(ReportFormat::Md) {
-            ReportFormat::Md => OutputFormat::Md,
-            ReportFormat::Html => OutputFormat::Html,
-            ReportFormat::Json => OutputFormat::Json,
-        };
-        let dims = kb
-            .kb
-            .manifest
-            .dimensions
-            .iter()
-            .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
-            .collect();
-        let rendered = render(&report, format, &ctx.config.home.join("templates"), &dims).map_err(|e| {
-            ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates")
-        })?;
-        Ok(GenerateReportOutput { report, rendered })
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutput, ToolError> {
+    let kb = ctx.kb()?;
+    let zh = match args.lang.as_deref() {
+        Some(l) => l == "zh",
+        None => majority_is_chinese(&args.questions).unwrap_or(args.source.language == "zh"),
+    };
+    let summary = build::summary(&args.questions, &kb.kb, zh, build::speech_avg(&args.questions));
+    let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
+    // `llm:MODEL` where the model contributed to any question.
+    let analyzer = args
+        .questions
+        .iter()
+        .map(|q| q.content.analyzer.clone())
+        .find(|a| a.starts_with("llm:"))
+        .unwrap_or_else(|| "rubric".to_string());
+    let report = Report {
+        schema_version: SCHEMA_VERSION,
+        source: args.source,
+        speakers: args.speakers,
+        summary,
+        questions: args.questions,
+        improvement_plan,
+        compared_to_last: None,
+        timeline: args.timeline,
+        meta: Meta {
+            generated_at: crate::audit::now_rfc3339(),
+            lang: if zh { "zh" } else { "en" }.into(),
+            analyzer,
+            kb_entries: kb.kb.entries.len(),
+            elapsed_ms: args.elapsed_ms.unwrap_or(0),
+        },
+    };
+    let format = match args.format.unwrap_or(ReportFormat::Md) {
+        ReportFormat::Md => OutputFormat::Md,
+        ReportFormat::Html => OutputFormat::Html,
+        ReportFormat::Json => OutputFormat::Json,
+    };
+    let dims = kb
+        .kb
+        .manifest
+        .dimensions
+        .iter()
+        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
+        .collect();
+    let rendered = render(&report, format, &ctx.config.home.join("templates"), &dims)
+        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))?;
+    Ok(GenerateReportOutput { report, rendered })
 }
 
 /// Whether the candidate spoke mostly Chinese: Chinese characters against English words (one word

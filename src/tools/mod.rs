@@ -30,6 +30,7 @@ use crate::audit::{self, AuditLog, AuditRecord};
 use crate::config::Config;
 use crate::kb::search::KbSearch;
 use crate::kb::{KbError, KnowledgeBase};
+use crate::llm::LlmClient;
 use crate::models::Models;
 
 pub use registry::ToolRegistry;
@@ -138,6 +139,8 @@ pub struct ToolContext {
     pub timeout: Duration,
     /// Where long tools report how far they are (the CLI draws a progress bar); none by default.
     pub progress: Option<Progress>,
+    /// The language model, when one is configured and not turned off.
+    pub llm: Option<Arc<LlmClient>>,
     /// The knowledge base with its index, loaded on first use and shared by clones of the context.
     kb: Arc<OnceLock<Result<Arc<KbSearch>, ToolError>>>,
 }
@@ -145,7 +148,11 @@ pub struct ToolContext {
 impl ToolContext {
     pub fn new(config: Arc<Config>) -> ToolContext {
         let audit = config.audit.then(|| Arc::new(AuditLog::new(&config.home)));
+        // Invalid model settings are refused at start-up by the CLI (`LlmClient::from_settings`);
+        // here they simply leave the model out.
+        let llm = LlmClient::from_settings(&config.llm).ok().flatten().map(Arc::new);
         ToolContext {
+            llm,
             data_root: config.data_root.clone(),
             timeout: Duration::from_secs(config.tool_timeout_s.max(1)),
             config,
@@ -171,6 +178,18 @@ impl ToolContext {
                 Ok(Arc::new(search))
             })
             .clone()
+    }
+
+    /// Run blocking work (parsing, scoring, inference) on tokio's blocking pool, so that the time
+    /// limit and cancellation around a tool call can fire while it runs: the wait is abandoned and
+    /// the error returned at once (the thread finishes its work in the background and is dropped).
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+    ) -> Result<T, ToolError> {
+        tokio::task::spawn_blocking(work)
+            .await
+            .unwrap_or_else(|e| Err(ToolError::service(format!("the work failed: {e}"), "report this as a bug")))
     }
 
     pub fn with_data_root(mut self, root: PathBuf) -> ToolContext {

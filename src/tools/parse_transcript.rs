@@ -29,15 +29,19 @@ impl Tool for ParseTranscript {
     type Output = Transcript;
 
     async fn execute(&self, args: ParseTranscriptArgs, ctx: &ToolContext) -> Result<Transcript, ToolError> {
-        match (&args.path, &args.text) {
-            (Some(path), None) => {
-                let (_, bytes) = read_confined(ctx, path)?;
-                Ok(transcript::parse_bytes(&bytes, args.format)?)
-            }
-            (None, Some(text)) => Ok(transcript::parse(text, args.format)?),
-            _ => {
-                Err(ToolError::input("give exactly one of `path` or `text`", "pass the transcript's path, or its text"))
-            }
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
+    }
+}
+
+fn run(ctx: &ToolContext, args: ParseTranscriptArgs) -> Result<Transcript, ToolError> {
+    match (&args.path, &args.text) {
+        (Some(path), None) => {
+            let (_, bytes) = read_confined(ctx, path)?;
+            Ok(transcript::parse_bytes(&bytes, args.format)?)
         }
+        (None, Some(text)) => Ok(transcript::parse(text, args.format)?),
+        _ => Err(ToolError::input("give exactly one of `path` or `text`", "pass the transcript's path, or its text")),
     }
 }

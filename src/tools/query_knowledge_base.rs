@@ -47,28 +47,34 @@ impl Tool for QueryKnowledgeBase {
         args: QueryKnowledgeBaseArgs,
         ctx: &ToolContext,
     ) -> Result<QueryKnowledgeBaseOutput, ToolError> {
-        if args.query.trim().is_empty() {
-            return Err(ToolError::input("the query is empty", "give the question to look up"));
-        }
-        let top_k = args.top_k.unwrap_or(5);
-        if !(1..=50).contains(&top_k) {
-            return Err(ToolError::input(format!("top_k {top_k} is out of range"), "use a top_k between 1 and 50"));
-        }
-        let kb = ctx.kb()?;
-        if let Some(d) = &args.dimension {
-            if kb.kb.dimension(d).is_none() {
-                let known: Vec<&str> = kb.kb.manifest.dimensions.iter().map(|d| d.id.as_str()).collect();
-                return Err(ToolError::new(
-                    super::ErrorCode::NotFound,
-                    format!("no dimension {d:?}"),
-                    format!("use one of: {}", known.join(", ")),
-                ));
-            }
-        }
-        let requested = args.mode.unwrap_or_default();
-        let mode = if kb.vectors.is_some() { requested } else { SearchMode::Bm25 };
-        let hits = kb.search(&args.query, &SearchOptions { top_k, dimension: args.dimension, mode })?;
-        let degraded = if requested != SearchMode::Bm25 { kb.degraded.clone() } else { None };
-        Ok(QueryKnowledgeBaseOutput { hits, relevance_min: RELEVANCE_MIN, mode, degraded })
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(ctx: &ToolContext, args: QueryKnowledgeBaseArgs) -> Result<QueryKnowledgeBaseOutput, ToolError> {
+    if args.query.trim().is_empty() {
+        return Err(ToolError::input("the query is empty", "give the question to look up"));
+    }
+    let top_k = args.top_k.unwrap_or(5);
+    if !(1..=50).contains(&top_k) {
+        return Err(ToolError::input(format!("top_k {top_k} is out of range"), "use a top_k between 1 and 50"));
+    }
+    let kb = ctx.kb()?;
+    if let Some(d) = &args.dimension {
+        if kb.kb.dimension(d).is_none() {
+            let known: Vec<&str> = kb.kb.manifest.dimensions.iter().map(|d| d.id.as_str()).collect();
+            return Err(ToolError::new(
+                super::ErrorCode::NotFound,
+                format!("no dimension {d:?}"),
+                format!("use one of: {}", known.join(", ")),
+            ));
+        }
+    }
+    let requested = args.mode.unwrap_or_default();
+    let mode = if kb.vectors.is_some() { requested } else { SearchMode::Bm25 };
+    let hits = kb.search(&args.query, &SearchOptions { top_k, dimension: args.dimension, mode })?;
+    let degraded = if requested != SearchMode::Bm25 { kb.degraded.clone() } else { None };
+    Ok(QueryKnowledgeBaseOutput { hits, relevance_min: RELEVANCE_MIN, mode, degraded })
 }

@@ -39,19 +39,25 @@ impl Tool for ReadFile {
     type Output = ReadFileOutput;
 
     async fn execute(&self, args: ReadFileArgs, ctx: &ToolContext) -> Result<ReadFileOutput, ToolError> {
-        let (_, bytes) = read_confined(ctx, &args.path)?;
-        let decoded = decode::decode(&bytes)?;
-        let max = args.max_chars.unwrap_or(DEFAULT_MAX_CHARS);
-        let (text, truncated) = match decoded.text.char_indices().nth(max) {
-            Some((cut, _)) => (decoded.text[..cut].to_string(), true),
-            None => (decoded.text, false),
-        };
-        Ok(ReadFileOutput {
-            path: args.path,
-            bytes: bytes.len() as u64,
-            encoding: decoded.encoding.to_string(),
-            text,
-            truncated,
-        })
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(ctx: &ToolContext, args: ReadFileArgs) -> Result<ReadFileOutput, ToolError> {
+    let (_, bytes) = read_confined(ctx, &args.path)?;
+    let decoded = decode::decode(&bytes)?;
+    let max = args.max_chars.unwrap_or(DEFAULT_MAX_CHARS);
+    let (text, truncated) = match decoded.text.char_indices().nth(max) {
+        Some((cut, _)) => (decoded.text[..cut].to_string(), true),
+        None => (decoded.text, false),
+    };
+    Ok(ReadFileOutput {
+        path: args.path,
+        bytes: bytes.len() as u64,
+        encoding: decoded.encoding.to_string(),
+        text,
+        truncated,
+    })
 }

@@ -31,21 +31,27 @@ impl Tool for SplitQaPairs {
     type Args = SplitQaPairsArgs;
     type Output = SplitQaPairsOutput;
 
-    async fn execute(&self, args: SplitQaPairsArgs, _ctx: &ToolContext) -> Result<SplitQaPairsOutput, ToolError> {
-        let turn_roles = match args.turn_roles {
-            Some(r) if r.len() == args.transcript.turns.len() => r,
-            Some(r) => {
-                return Err(ToolError::input(
-                    format!(
-                        "turn_roles has {} entries but the transcript has {} turns",
-                        r.len(),
-                        args.transcript.turns.len()
-                    ),
-                    "pass the turn_roles that detect_speakers returned for this transcript, or omit them",
-                ))
-            }
-            None => roles::detect(&args.transcript).turn_roles,
-        };
-        Ok(SplitQaPairsOutput { pairs: pairs::split(&args.transcript, &turn_roles) })
+    async fn execute(&self, args: SplitQaPairsArgs, ctx: &ToolContext) -> Result<SplitQaPairsOutput, ToolError> {
+        // Blocking work off the async workers, so the call's time limit can fire.
+        let c = ctx.clone();
+        ctx.blocking(move || run(&c, args)).await
     }
+}
+
+fn run(_ctx: &ToolContext, args: SplitQaPairsArgs) -> Result<SplitQaPairsOutput, ToolError> {
+    let turn_roles = match args.turn_roles {
+        Some(r) if r.len() == args.transcript.turns.len() => r,
+        Some(r) => {
+            return Err(ToolError::input(
+                format!(
+                    "turn_roles has {} entries but the transcript has {} turns",
+                    r.len(),
+                    args.transcript.turns.len()
+                ),
+                "pass the turn_roles that detect_speakers returned for this transcript, or omit them",
+            ))
+        }
+        None => roles::detect(&args.transcript).turn_roles,
+    };
+    Ok(SplitQaPairsOutput { pairs: pairs::split(&args.transcript, &turn_roles) })
 }

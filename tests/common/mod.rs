@@ -57,6 +57,10 @@ impl Ivd {
     pub fn cmd(&self) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ivd"));
         c.env("IVD_HOME", self.home.path()).env_remove("IVD_CONFIG").env_remove("IVD_DATA_ROOT").env_remove("IVD_KB");
+        // No test reaches a model it did not start itself.
+        for k in ["OPENAI_BASE_URL", "OPENAI_API_KEY", "IVD_LLM_BASE_URL", "IVD_LLM_API_KEY", "IVD_LLM_MODEL"] {
+            c.env_remove(k);
+        }
         match &self.models {
             Some(m) => c.env("IVD_MODELS", m),
             None => c.env("IVD_MODELS", self.home.path().join("no-models")),

@@ -3,15 +3,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use clap::Args;
 
-use super::{context_for_file, write_stdout, CliError, ReportFormatArg, SplitFormat};
+use super::{context_for_file, write_stdout, CliError, SplitFormat};
 use crate::config::Config;
 use crate::skills::split_transcript::{self, SplitResult};
-use crate::skills::{compare_expert, diagnose_transcript};
-use crate::tools::generate_report::ReportFormat;
-use crate::tools::ToolContext;
 use crate::transcript::roles::RoleHints;
 
 /// Settle speakers' roles by name, for every command that takes a transcript.
@@ -47,90 +44,6 @@ pub(super) async fn split(
     let out = match format {
         SplitFormat::Json => serde_json::to_string_pretty(&result).context("cannot encode the result")? + "\n",
         SplitFormat::Md => split_markdown(&result),
-    };
-    write_stdout(out.as_bytes())
-}
-
-pub(super) async fn diagnose(
-    config: Arc<Config>,
-    file: &Path,
-    format: ReportFormatArg,
-    out: Option<&Path>,
-    lang: Option<crate::kb::Lang>,
-    roles: &RoleArgs,
-    audio: &super::audio::AudioArgs,
-) -> Result<(), CliError> {
-    let format = match format {
-        ReportFormatArg::Md => ReportFormat::Md,
-        ReportFormatArg::Html => ReportFormat::Html,
-        ReportFormatArg::Json => ReportFormat::Json,
-    };
-    let (report, rendered) = if crate::audio::is_audio_path(file) {
-        super::audio::diagnose(config, file, format, lang, roles, audio).await?
-    } else {
-        let (ctx, name) = context_for_file(config, file)?;
-        diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints()).await.map_err(
-            |e| {
-                let mut err = CliError::from(e);
-                err.error = err.error.context(format!("cannot diagnose {}", file.display()));
-                err
-            },
-        )?
-    };
-    if report.questions.is_empty() {
-        eprintln!("warning: no question/answer pairs found in {}; is this an interview?", file.display());
-    }
-    match out {
-        Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
-            }
-            std::fs::write(path, rendered.as_bytes()).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
-            eprintln!(
-                "wrote {} ({} questions, overall {})",
-                path.display(),
-                report.questions.len(),
-                report.summary.overall_score
-            );
-            Ok(())
-        }
-        None => write_stdout(rendered.as_bytes()),
-    }
-}
-
-pub(super) async fn compare(
-    config: Arc<Config>,
-    question: &str,
-    answer: &str,
-    format: SplitFormat,
-    lang: Option<crate::kb::Lang>,
-) -> Result<(), CliError> {
-    if question.trim().is_empty() || answer.trim().is_empty() {
-        return Err(CliError::input(anyhow!("--question and --answer must not be empty")));
-    }
-    let ctx = ToolContext::new(config);
-    let c = compare_expert::run(&ctx, question, answer, lang).await?;
-    let out = match format {
-        SplitFormat::Json => serde_json::to_string_pretty(&c).context("cannot encode the result")? + "\n",
-        SplitFormat::Md => {
-            use std::fmt::Write as _;
-            let mut s = String::new();
-            let r = &c.content;
-            let _ = writeln!(s, "overall {}/100 ({})", r.overall, c.reference_id.as_deref().unwrap_or("no reference"));
-            for (name, x) in [
-                ("completeness", &r.completeness),
-                ("depth", &r.depth),
-                ("accuracy", &r.accuracy),
-                ("practicality", &r.practicality),
-            ] {
-                let _ = writeln!(s, "  {name:<13} {:>3}  {}", x.score, x.detail);
-            }
-            for m in &r.inaccuracies {
-                let _ = writeln!(s, "  misconception: {m}");
-            }
-            let _ = writeln!(s, "  improve: {}", r.improvement);
-            s
-        }
     };
     write_stdout(out.as_bytes())
 }
