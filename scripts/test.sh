@@ -19,5 +19,11 @@ echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --quiet -- -D warnings
 echo "== models (IVD_MODELS=$IVD_MODELS)"
 cargo run --quiet -- models fetch
+echo "== llama.cpp server for the real-endpoint test (built once into target/, about 5 min)"
+./scripts/llm_server.sh install >/dev/null
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+LLM_CTX=8192 ./scripts/llm_server.sh start "$port" >/dev/null
+trap './scripts/llm_server.sh stop >/dev/null 2>&1 || true' EXIT
+export IVD_REAL_LLM_URL="http://127.0.0.1:$port/v1"
 echo "== cargo test"
 cargo test --all-targets -- --test-threads 2

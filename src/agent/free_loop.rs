@@ -24,6 +24,8 @@ pub type Message = ChatCompletionRequestMessage;
 
 /// A tool result longer than this many characters is cut (the model's context is finite).
 pub const RESULT_BUDGET: usize = 6000;
+/// A turn is a tool call or a short answer; a model writing on past this is looping.
+const MAX_TURN_TOKENS: u32 = 800;
 /// The same call (name and arguments) answered with an error this many times ends the loop.
 const MAX_REPEATS: usize = 3;
 
@@ -48,6 +50,7 @@ pub(super) async fn run(
             messages: history.clone(),
             tools: Some(tools.clone()),
             temperature: Some(0.0),
+            max_completion_tokens: Some(MAX_TURN_TOKENS),
             ..Default::default()
         };
         let reply = tokio::select! {
@@ -114,7 +117,7 @@ fn tool_schemas(agent: &Agent, skill: Option<&Skill>) -> Vec<ChatCompletionTools
         .specs()
         .into_iter()
         .filter(|s| allowed(s.name))
-        .map(|s| function(s.name, s.description, s.parameters))
+        .map(|s| function(s.name, s.description, compact(s.parameters, 0)))
         .collect();
     if skill.is_none() || allowed(READ_SKILL) {
         out.push(function(
@@ -124,6 +127,23 @@ fn tool_schemas(agent: &Agent, skill: Option<&Skill>) -> Vec<ChatCompletionTools
         ));
     }
     out
+}
+
+/// The schema without what only a person reads below the arguments' own level (descriptions,
+/// titles, defaults and bounds of nested fields): the structure-taking tools' schemas shrink from
+/// 19,000 characters to 7,500, so all of them fit the context of a small local model.
+fn compact(v: Value, depth: usize) -> Value {
+    const NESTED_ONLY: &[&str] = &["description", "title", "default", "examples", "format", "minimum", "maximum"];
+    match v {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .filter(|(k, _)| depth <= 2 || !NESTED_ONLY.contains(&k.as_str()))
+                .map(|(k, x)| (k, compact(x, depth + 1)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| compact(x, depth + 1)).collect()),
+        other => other,
+    }
 }
 
 fn function(name: &str, description: &str, parameters: Value) -> ChatCompletionTools {

@@ -42,7 +42,7 @@ pub enum AgentError {
     #[error("{0}")]
     Tool(#[from] ToolError),
     #[error("the language model failed: {0}")]
-    Llm(#[from] LlmError),
+    Llm(LlmError),
     #[error("stopped after {0} model turns without a final answer; ask something narrower, or raise IVD_MAX_TURNS")]
     TurnLimit(u32),
     #[error("stopped: the model repeated the same tool call {0} times")]
@@ -130,6 +130,13 @@ impl Agent {
                 ))),
             },
         }
+    }
+}
+
+// Not `#[from]`: that would make the model's error the source too, and say it twice.
+impl From<LlmError> for AgentError {
+    fn from(e: LlmError) -> AgentError {
+        AgentError::Llm(e)
     }
 }
 

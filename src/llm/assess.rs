@@ -19,6 +19,12 @@ use crate::kb::{Entry, Lang};
 const MAX_QUOTES: usize = 5;
 /// Shorter quotes ("yes", "RAG") are not evidence of anything.
 const MIN_QUOTE_CHARS: usize = 6;
+/// Evidence, feedback and four scores fit in about 300 tokens; a model that writes on past this
+/// is looping, and its reply is cut (then unusable) rather than waited for.
+const MAX_TOKENS: u32 = 500;
+/// Feedback with fewer letters (or Chinese characters) than this says nothing ("{", "Good.").
+const MIN_FEEDBACK_EN: usize = 20;
+const MIN_FEEDBACK_ZH: usize = 8;
 /// The expert answer is abridged to this many characters in the prompt (small context windows).
 const EXPERT_CHARS: usize = 1200;
 
@@ -66,7 +72,7 @@ pub async fn assess(
     let mut request = CreateChatCompletionRequest {
         messages,
         temperature: Some(0.0),
-        max_completion_tokens: Some(700),
+        max_completion_tokens: Some(MAX_TOKENS),
         ..Default::default()
     };
     let reply = if client.schema_supported() {
@@ -159,11 +165,10 @@ pub fn read(v: &Value, answer: &str, lang: Lang) -> Result<Assessment, LlmError>
         _ => Vec::new(),
     };
     let (evidence, dropped_quotes) = verify_quotes(&quotes, answer);
-    let feedback = v
-        .get("feedback")
-        .and_then(Value::as_str)
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty() && speaks(s, lang));
+    let feedback = v.get("feedback").and_then(Value::as_str).map(|s| s.trim().to_string()).filter(|s| {
+        let least = if lang == Lang::Zh { MIN_FEEDBACK_ZH } else { MIN_FEEDBACK_EN };
+        s.chars().filter(|c| c.is_alphanumeric()).count() >= least && speaks(s, lang)
+    });
     let scores = v.get("scores").and_then(|s| {
         Some(ModelScores {
             completeness: score(s.get("completeness")?)?,

@@ -136,7 +136,14 @@ impl LlmClient {
                 LlmError::Unreachable(format!("{} ({})", self.base_url, root_cause(&e)))
             }
             OpenAIError::Reqwest(e) => LlmError::Unreachable(root_cause(&e)),
-            OpenAIError::JSONDeserialize(e, _) => LlmError::Malformed(format!("the reply is not JSON: {e}")),
+            // An error body async-openai could not read (llama.cpp's has a numeric `code`).
+            OpenAIError::JSONDeserialize(e, body) => match serde_json::from_str::<Value>(&body) {
+                Ok(v) if v.get("error").is_some() => LlmError::Http {
+                    status: v["error"]["code"].as_u64().map_or(400, |c| c as u16),
+                    message: clip(v["error"]["message"].as_str().unwrap_or(&body), 300),
+                },
+                _ => LlmError::Malformed(format!("the reply is not what an OpenAI-compatible server sends: {e}")),
+            },
             other => LlmError::Malformed(clip(&other.to_string(), 300)),
         }
     }
