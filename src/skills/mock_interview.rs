@@ -39,14 +39,7 @@ pub async fn run(ctx: &ToolContext, request: &str, lang: Lang, seed: u64) -> Res
 fn draw(ctx: &ToolContext, request: &str, lang: Lang, seed: u64) -> Result<PracticeSet, ToolError> {
     let kb = ctx.kb()?;
     let lower = request.to_lowercase();
-    // The dimension the request names, by id ("rag", "multi-agent") or by either language's name.
-    let dimension = kb.kb.manifest.dimensions.iter().find(|d| {
-        let id_words = d.id.replace('-', " ");
-        lower.contains(&d.id) && d.id.len() > 2
-            || lower.contains(&id_words) && id_words.len() > 3
-            || lower.contains(&d.name_en.to_lowercase())
-            || request.contains(&d.name_zh)
-    });
+    let dimension = dimension_in(request, &kb.kb.manifest.dimensions);
     let count = requested_count(request).unwrap_or(DEFAULT_COUNT).clamp(1, 20);
     let mut pool: Vec<&crate::kb::Entry> =
         kb.kb.entries.iter().filter(|e| dimension.is_none_or(|d| e.dimension == d.id)).collect();
@@ -76,7 +69,54 @@ fn draw(ctx: &ToolContext, request: &str, lang: Lang, seed: u64) -> Result<Pract
     })
 }
 
+/// The dimension a request names: by id ("rag", "multi agent"), English name or its first word
+/// ("memory", "planning"), or a part of the Chinese name ("记忆" of 记忆与状态). The longest match
+/// wins, so "tool calling" is not taken for another dimension's shorter word.
+fn dimension_in<'a>(request: &str, dims: &'a [crate::kb::Dimension]) -> Option<&'a crate::kb::Dimension> {
+    let lower = request.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '-').filter(|w| !w.is_empty()).collect();
+    let mut best: Option<(usize, &crate::kb::Dimension)> = None;
+    for d in dims {
+        let en = d.name_en.to_lowercase();
+        let mut names: Vec<String> = vec![d.id.clone(), d.id.replace('-', " "), en.clone()];
+        names.extend(en.split_whitespace().next().filter(|w| w.len() >= 4).map(str::to_string));
+        names.extend(
+            d.name_zh
+                .split(['与', '和', '（', '）', '(', ')', '/', ' '])
+                .filter(|p| p.chars().count() >= 2)
+                .map(str::to_lowercase),
+        );
+        for n in names {
+            let hit = if n.is_ascii() && !n.contains(' ') { words.contains(&n.as_str()) } else { lower.contains(&n) };
+            if hit && best.is_none_or(|(len, _)| n.chars().count() > len) {
+                best = Some((n.chars().count(), d));
+            }
+        }
+    }
+    best.map(|(_, d)| d)
+}
+
 /// "give me 3 questions", "出 3 道题".
 fn requested_count(request: &str) -> Option<usize> {
     request.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty()).and_then(|s| s.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions_named_in_requests() {
+        let kb = crate::kb::KnowledgeBase::load(None).unwrap();
+        let dims = &kb.manifest.dimensions;
+        let of = |r: &str| dimension_in(r, dims).map(|d| d.id.as_str());
+        assert_eq!(of("模拟面试 记忆 2 道题"), Some("memory"));
+        assert_eq!(of("quiz me on tool calling"), Some("tool-calling"));
+        assert_eq!(of("mock interview on RAG"), Some("rag"));
+        assert_eq!(of("考考我多智能体"), Some("multi-agent"));
+        assert_eq!(of("practice MCP questions"), Some("protocols"));
+        assert_eq!(of("练习一下规划"), Some("planning"));
+        assert_eq!(of("mock interview please"), None);
+        assert_eq!(requested_count("出 3 道题"), Some(3));
+    }
 }
