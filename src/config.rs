@@ -6,7 +6,7 @@
 //!    `IVD_TOOL_TIMEOUT_S`, `IVD_SKILLS_DISABLED` (comma-separated); for the language model the OpenAI
 //!    names every client knows, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, plus `IVD_LLM_MODEL`,
 //!    `IVD_LLM_TIMEOUT_S`, `IVD_LLM_CONCURRENCY`, `IVD_LLM_RETRIES`, `IVD_MAX_TURNS` (`IVD_LLM_BASE_URL`
-//!    and `IVD_LLM_API_KEY` win over the OpenAI names when both are set);
+//!    and `IVD_LLM_API_KEY` win over the OpenAI names when both are set), `IVD_PROFILE`, `IVD_HISTORY`;
 //! 3. `ivd.toml`: the file named by `--config` / `IVD_CONFIG`, else `$IVD_HOME/ivd.toml` if present;
 //! 4. built-in defaults.
 //!
@@ -37,6 +37,9 @@ pub struct Config {
     /// Skill names turned off, and at most how many model turns the agent loop takes.
     pub skills_disabled: Vec<String>,
     pub max_turns: u32,
+    /// The candidate profile sessions are stored under, and whether they are stored at all.
+    pub profile: String,
+    pub history: bool,
 }
 
 /// The language model's settings. A model is used when a base URL or a model name is set and
@@ -121,6 +124,9 @@ pub struct Overrides {
     pub llm_api_key_env: Option<String>,
     /// `--no-llm`.
     pub no_llm: bool,
+    pub profile: Option<String>,
+    /// `--no-history`.
+    pub no_history: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -144,6 +150,8 @@ struct FileConfig {
     audit: Option<bool>,
     tool_timeout_s: Option<u64>,
     max_turns: Option<u32>,
+    profile: Option<String>,
+    history: Option<bool>,
     llm: Option<FileLlm>,
     skills: Option<FileSkills>,
 }
@@ -176,6 +184,7 @@ const DEFAULT_LLM_RETRIES: u32 = 3;
 const DEFAULT_LLM_CONCURRENCY: usize = 8;
 const DEFAULT_LLM_MODEL: &str = "gpt-4o-mini";
 const DEFAULT_MAX_TURNS: u32 = 8;
+pub const DEFAULT_PROFILE: &str = "default";
 
 impl Config {
     /// Resolve from flags, the process environment, the file and defaults.
@@ -252,7 +261,30 @@ impl Config {
         if let Some(v) = env("IVD_SKILLS_DISABLED") {
             skills_disabled = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
         }
+        let profile = o
+            .profile
+            .clone()
+            .or_else(|| env("IVD_PROFILE"))
+            .or(file.profile)
+            .unwrap_or_else(|| DEFAULT_PROFILE.to_string());
+        if profile.trim().is_empty() || profile.len() > 64 || profile.chars().any(|c| c.is_control()) {
+            return Err(ConfigError::Value {
+                name: "profile",
+                value: profile,
+                expected: "a name of 1-64 printable characters",
+            });
+        }
+        let history = if o.no_history {
+            false
+        } else {
+            match env("IVD_HISTORY") {
+                Some(v) => parse_bool("IVD_HISTORY", &v)?,
+                None => file.history.unwrap_or(true),
+            }
+        };
         Ok(Config {
+            profile,
+            history,
             home,
             data_root,
             kb_dir,
@@ -280,6 +312,8 @@ impl Config {
             llm: LlmSettings::default(),
             skills_disabled: Vec::new(),
             max_turns: DEFAULT_MAX_TURNS,
+            profile: DEFAULT_PROFILE.to_string(),
+            history: true,
         }
     }
 }

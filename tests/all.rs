@@ -5,6 +5,7 @@ mod audio;
 mod common;
 mod diagnose;
 mod documents;
+mod history;
 mod kb;
 mod llm;
 mod robustness;

@@ -10,6 +10,7 @@ mod compare;
 mod diagnose;
 mod doctor;
 mod eval;
+mod history;
 mod kb;
 mod models;
 mod skills;
@@ -72,6 +73,12 @@ pub struct GlobalArgs {
     /// itself is never taken on the command line, where `ps` would show it.
     #[arg(long, global = true, value_name = "VAR")]
     pub llm_api_key_env: Option<String>,
+    /// The candidate profile this session is stored under and compared within (default "default").
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Do not store this session in the history (nor compare it with the last one).
+    #[arg(long, global = true)]
+    pub no_history: bool,
     /// More logging on stderr (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -192,6 +199,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// Past sessions of a profile, their trend per dimension, or delete one.
+    History {
+        #[command(subcommand)]
+        action: Option<history::HistoryAction>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+        /// Each dimension over the profile's sessions instead of the list.
+        #[arg(long)]
+        trend: bool,
+        /// Every profile's sessions, not only the current one's.
+        #[arg(long)]
+        all: bool,
+    },
     /// List, show or validate skills (SKILL.md folders).
     Skills {
         #[command(subcommand)]
@@ -308,6 +328,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         llm_model: cli.global.llm_model.clone(),
         llm_api_key_env: cli.global.llm_api_key_env.clone(),
         no_llm: cli.global.no_llm,
+        profile: cli.global.profile.clone(),
+        no_history: cli.global.no_history,
     };
     let config = Config::load(&overrides).map_err(|e| CliError::input(e.into()))?;
     // Model settings that cannot work are bad input, said before any work starts.
@@ -347,6 +369,7 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Chat => chat::chat(config).await,
         Command::Doctor { format } => doctor::run(config, format).await,
         Command::Skills { action } => skills::run(config, action),
+        Command::History { action, format, trend, all } => history::run(&config, action, format, trend, all),
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { llm: true, runs, .. } => bench_llm::run(config, runs).await,
         Command::Bench { audio: Some(file), whisper_cli, .. } => {

@@ -206,3 +206,47 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
     long_term.truncate(MAX_ITEMS);
     ImprovementPlan { immediate, short_term, long_term }
 }
+
+/// A dimension must move this many points to count as improved or declined: less is within what
+/// rephrasing the same answer moves.
+pub const CHANGE_MIN: i64 = 3;
+
+/// How `cur` compares with `prev` (the profile's previous session): the overall's change and the
+/// dimensions that moved, named in the report's language.
+pub fn compare(
+    prev: &super::model::Report,
+    prev_id: i64,
+    cur: &super::model::Report,
+    zh: bool,
+) -> super::model::Comparison {
+    let dims = |r: &super::model::Report| -> Vec<(&'static str, &'static str, Option<u32>)> {
+        let m = |f: fn(&QuestionReport) -> u32| (!r.questions.is_empty()).then(|| mean(r.questions.iter().map(f)));
+        vec![
+            ("completeness", "完整性", m(|q| q.content.completeness.score)),
+            ("depth", "深度", m(|q| q.content.depth.score)),
+            ("accuracy", "准确性", m(|q| q.content.accuracy.score)),
+            ("practicality", "实用性", m(|q| q.content.practicality.score)),
+            ("delivery", "表达", r.summary.speech_avg),
+        ]
+    };
+    let (mut improved, mut declined) = (Vec::new(), Vec::new());
+    for ((en, zh_name, before), (_, _, after)) in dims(prev).into_iter().zip(dims(cur)) {
+        if let (Some(b), Some(a)) = (before, after) {
+            let d = a as i64 - b as i64;
+            let line = format!("{} {d:+} ({b} → {a})", if zh { zh_name } else { en });
+            if d >= CHANGE_MIN {
+                improved.push(line);
+            } else if d <= -CHANGE_MIN {
+                declined.push(line);
+            }
+        }
+    }
+    super::model::Comparison {
+        score_change: cur.summary.overall_score as i64 - prev.summary.overall_score as i64,
+        improved,
+        declined,
+        previous_id: prev_id,
+        previous_at: prev.meta.generated_at.clone(),
+        previous_overall: prev.summary.overall_score,
+    }
+}

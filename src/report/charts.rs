@@ -157,3 +157,62 @@ pub fn timeline(t: &super::model::Timeline, interviewer: &str, candidate: &str, 
     s.push_str("</svg>");
     s
 }
+
+/// Reads one dimension of a session.
+type Series = fn(&super::model::TrendPoint) -> Option<u32>;
+
+/// Each dimension over a profile's sessions: one polyline per dimension, oldest session left.
+pub fn trend(points: &[super::model::TrendPoint], names: [&str; 5]) -> String {
+    use std::fmt::Write as _;
+    let (w, h, left, top) = (560.0, 200.0, 36.0, 12.0);
+    let n = points.len().max(2) as f64 - 1.0;
+    let x = |i: usize| left + (w - left - 110.0) * i as f64 / n;
+    let y = |v: u32| top + (h - top - 24.0) * (1.0 - v as f64 / 100.0);
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#
+    );
+    for v in [0u32, 50, 100] {
+        let (y0, right, label_y) = (y(v), w - 110.0, y(v) + 3.0);
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" x2="{right}" y1="{y0:.1}" y2="{y0:.1}" stroke="#ddd"/><text x="4" y="{label_y:.1}" font-size="10" fill="#666">{v}</text>"##
+        );
+    }
+    let series: [(Series, &str); 5] = [
+        (|p| Some(p.overall), "#222"),
+        (|p| p.completeness, "#1976d2"),
+        (|p| p.depth, "#2e7d32"),
+        (|p| p.accuracy, "#f9a825"),
+        (|p| p.practicality, "#c62828"),
+    ];
+    for (k, (get, color)) in series.iter().enumerate() {
+        let pts: Vec<String> =
+            points.iter().enumerate().filter_map(|(i, p)| get(p).map(|v| format!("{:.1},{:.1}", x(i), y(v)))).collect();
+        if pts.is_empty() {
+            continue;
+        }
+        let _ = write!(s, r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#, pts.join(" "));
+        for p in &pts {
+            let (px, py) = p.split_once(',').unwrap_or(("0", "0"));
+            let _ = write!(s, r#"<circle cx="{px}" cy="{py}" r="3" fill="{color}"/>"#);
+        }
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" font-size="11" fill="{color}">{}</text>"#,
+            w - 100.0,
+            top + 14.0 * k as f64 + 8.0,
+            names[k]
+        );
+    }
+    for (i, p) in points.iter().enumerate() {
+        let _ = write!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#666" text-anchor="middle">#{}</text>"##,
+            x(i),
+            h - 6.0,
+            p.id
+        );
+    }
+    s.push_str("</svg>");
+    s
+}

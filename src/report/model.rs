@@ -22,6 +22,9 @@ pub struct Report {
     pub improvement_plan: ImprovementPlan,
     pub compared_to_last: Option<Comparison>,
     pub meta: Meta,
+    /// The profile's sessions so far, this one last (HTML draws them); absent without history.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trend: Vec<TrendPoint>,
     /// Recordings only: who spoke when and the long pauses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeline: Option<Timeline>,
@@ -109,11 +112,33 @@ pub struct ImprovementPlan {
     pub long_term: Vec<String>,
 }
 
+/// One session of a profile's history: the mean of each dimension over its questions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TrendPoint {
+    pub id: i64,
+    pub at: String,
+    pub kind: String,
+    pub overall: u32,
+    pub completeness: Option<u32>,
+    pub depth: Option<u32>,
+    pub accuracy: Option<u32>,
+    pub practicality: Option<u32>,
+    pub speech: Option<u32>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Comparison {
     pub score_change: i64,
+    /// Dimensions that rose by [`super::build::CHANGE_MIN`] or more, e.g. "completeness +12 (45 → 57)".
     pub improved: Vec<String>,
     pub declined: Vec<String>,
+    /// The session compared with: its history id, time and overall.
+    #[serde(default)]
+    pub previous_id: i64,
+    #[serde(default)]
+    pub previous_at: String,
+    #[serde(default)]
+    pub previous_overall: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

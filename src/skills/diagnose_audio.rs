@@ -158,7 +158,9 @@ async fn steps(
         ctx,
     )
     .await?;
-    Ok((out.report, out.rendered, rec.warnings))
+    let mut report = out.report;
+    let rendered = super::history::remember(ctx, &mut report, "diagnosis", path, format)?.unwrap_or(out.rendered);
+    Ok((report, rendered, rec.warnings))
 }
 
 /// The candidate's words between the question's start and the answer's end.

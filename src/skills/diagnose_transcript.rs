@@ -68,7 +68,9 @@ async fn steps(
         ctx,
     )
     .await?;
-    Ok((out.report, out.rendered))
+    let mut report = out.report;
+    let rendered = super::history::remember(ctx, &mut report, "diagnosis", path, format)?.unwrap_or(out.rendered);
+    Ok((report, rendered))
 }
 
 /// Every pair's report, in order. With a model, up to its concurrency limit of questions are in

@@ -38,7 +38,6 @@ pub async fn run(ctx: &ToolContext, request: &str, lang: Lang, seed: u64) -> Res
 
 fn draw(ctx: &ToolContext, request: &str, lang: Lang, seed: u64) -> Result<PracticeSet, ToolError> {
     let kb = ctx.kb()?;
-    let lower = request.to_lowercase();
     let dimension = dimension_in(request, &kb.kb.manifest.dimensions);
     let count = requested_count(request).unwrap_or(DEFAULT_COUNT).clamp(1, 20);
     let mut pool: Vec<&crate::kb::Entry> =

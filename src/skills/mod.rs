@@ -7,6 +7,7 @@ pub mod compare_expert;
 pub mod diagnose_audio;
 pub mod diagnose_transcript;
 pub mod discovery;
+pub mod history;
 pub mod manifest;
 pub mod mock_interview;
 pub mod registry;

@@ -1,4 +1,8 @@
-//! SQLite state under `$IVD_HOME/ivd.sqlite`: the embedding cache (and, later, history).
+//! SQLite state under `$IVD_HOME/ivd.sqlite` (WAL): the embedding cache and the history of
+//! diagnoses and mock sessions ([`history`]). The schema is versioned in `PRAGMA user_version` and
+//! brought up to date by [`MIGRATIONS`], each step in its own transaction.
+
+pub mod history;
 
 use std::path::{Path, PathBuf};
 
@@ -23,18 +27,19 @@ impl Store {
         std::fs::create_dir_all(home).map_err(|e| fail(&e))?;
         let conn = Connection::open(&path).map_err(|e| fail(&e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| fail(&e))?;
-        conn.execute_batch(
-            "PRAGMA journal_mode=WAL;
-             CREATE TABLE IF NOT EXISTS embeddings (
-                 model TEXT NOT NULL,
-                 hash TEXT NOT NULL,
-                 dim INTEGER NOT NULL,
-                 vector BLOB NOT NULL,
-                 PRIMARY KEY (model, hash)
-             );",
-        )
-        .map_err(|e| fail(&e))?;
+        conn.execute_batch("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;").map_err(|e| fail(&e))?;
+        migrate(&conn).map_err(|e| fail(&e))?;
         Ok(Store { conn, path })
+    }
+
+    /// The schema version in use (the number of migrations applied).
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| self.err(e))
+    }
+
+    /// `PRAGMA integrity_check`: "ok" for a sound file.
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        self.conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(|e| self.err(e))
     }
 
     fn err(&self, e: rusqlite::Error) -> StoreError {
@@ -75,4 +80,69 @@ impl Store {
             .map(|n| n as usize)
             .map_err(|e| self.err(e))
     }
+}
+
+/// Schema steps, applied in order from the file's `user_version`. Never edit a shipped step: add one.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the embedding cache (files from before versioning already have it).
+    "CREATE TABLE IF NOT EXISTS embeddings (
+         model TEXT NOT NULL,
+         hash TEXT NOT NULL,
+         dim INTEGER NOT NULL,
+         vector BLOB NOT NULL,
+         PRIMARY KEY (model, hash)
+     );",
+    // 2: history. One row per diagnosis or mock session, its scores per question and dimension.
+    "CREATE TABLE sessions (
+         id INTEGER PRIMARY KEY AUTOINCREMENT,
+         kind TEXT NOT NULL,
+         profile TEXT NOT NULL,
+         created_at TEXT NOT NULL,
+         source TEXT NOT NULL,
+         digest TEXT NOT NULL,
+         language TEXT NOT NULL,
+         overall INTEGER NOT NULL,
+         content_avg INTEGER NOT NULL,
+         speech_avg INTEGER,
+         questions INTEGER NOT NULL,
+         report TEXT NOT NULL
+     );
+     CREATE INDEX sessions_by_profile ON sessions (profile, id);
+     CREATE TABLE question_scores (
+         session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+         idx INTEGER NOT NULL,
+         entry_id TEXT,
+         kb_dimension TEXT,
+         overall INTEGER NOT NULL,
+         completeness INTEGER NOT NULL,
+         depth INTEGER NOT NULL,
+         accuracy INTEGER NOT NULL,
+         practicality INTEGER NOT NULL,
+         speech INTEGER,
+         PRIMARY KEY (session_id, idx)
+     );",
+];
+
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version) {
+        // Two processes may open a fresh file at once: the step and its version commit together,
+        // and a step already applied by the other is seen under the write lock.
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let now: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if now as usize > i {
+            conn.execute_batch("COMMIT")?;
+            continue;
+        }
+        let applied =
+            conn.execute_batch(step).and_then(|_| conn.execute_batch(&format!("PRAGMA user_version = {}", i + 1)));
+        match applied {
+            Ok(()) => conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
 }

@@ -39,6 +39,7 @@ pub struct AnalyzeContentOutput {
 
 impl Tool for AnalyzeContent {
     const NAME: &'static str = "analyze_content";
+    const SETUP: super::Setup = super::Setup::Scoring;
     const DESCRIPTION: &'static str = "Score an interview answer (relevance first, then completeness, depth, accuracy, practicality, 0-100 each, with details, missing key points, misconceptions and an improvement) against the best reference answer in the knowledge base. Deterministic.";
     type Args = AnalyzeContentArgs;
     type Output = AnalyzeContentOutput;

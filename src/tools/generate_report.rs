@@ -48,6 +48,7 @@ pub struct GenerateReportOutput {
 
 impl Tool for GenerateReport {
     const NAME: &'static str = "generate_report";
+    const SETUP: super::Setup = super::Setup::Search;
     const DESCRIPTION: &'static str = "Build the diagnosis report (summary, strengths, weaknesses, three-horizon improvement plan, computed deterministically from per-question scores) and render it as Markdown, self-contained HTML or JSON.";
     type Args = GenerateReportArgs;
     type Output = GenerateReportOutput;
@@ -82,6 +83,7 @@ fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutp
         questions: args.questions,
         improvement_plan,
         compared_to_last: None,
+        trend: Vec::new(),
         timeline: args.timeline,
         meta: Meta {
             generated_at: crate::audit::now_rfc3339(),

@@ -106,12 +106,25 @@ pub trait Tool: Send + Sync + 'static {
     const DESCRIPTION: &'static str;
     type Args: DeserializeOwned + Serialize + JsonSchema + Send + Sync;
     type Output: Serialize + Send;
+    /// What the tool needs loaded before its time limit starts: set-up of the process (the first
+    /// time in a new home it embeds the knowledge base, minutes on two cores), not the call's work.
+    const SETUP: Setup = Setup::Nothing;
 
     fn execute(
         &self,
         args: Self::Args,
         ctx: &ToolContext,
     ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// Process-wide set-up a tool needs; see [`Tool::SETUP`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setup {
+    Nothing,
+    /// The knowledge base and its search index.
+    Search,
+    /// Also the answer-side embeddings scoring compares with.
+    Scoring,
 }
 
 /// A progress sink: called with a step name and the fraction of it done (0 to 1).
@@ -178,6 +191,25 @@ impl ToolContext {
                 Ok(Arc::new(search))
             })
             .clone()
+    }
+
+    /// Do a tool's set-up off the async workers: only cancellation stops the wait.
+    pub async fn prepare(&self, setup: Setup) -> Result<(), ToolError> {
+        if setup == Setup::Nothing {
+            return Ok(());
+        }
+        let c = self.clone();
+        let work = move || {
+            let kb = c.kb()?;
+            if let (Setup::Scoring, Some(v)) = (setup, &kb.vectors) {
+                v.answer_matrix(&kb.kb).map_err(KbError::from)?;
+            }
+            Ok(())
+        };
+        tokio::select! {
+            r = self.blocking(work) => r,
+            _ = self.cancel.cancelled() => Err(ToolError::new(ErrorCode::Timeout, "the call was cancelled", "run it again")),
+        }
     }
 
     /// Run blocking work (parsing, scoring, inference) on tokio's blocking pool, so that the time
@@ -263,6 +295,7 @@ impl ToolContext {
 /// the registry: Rust callers need no schema validation, their arguments are typed.
 pub async fn call<T: Tool>(tool: &T, args: T::Args, ctx: &ToolContext) -> Result<T::Output, ToolError> {
     let started = Instant::now();
+    ctx.prepare(T::SETUP).await?;
     // The digest needs the serialised arguments; skip that work when nothing is audited.
     let args_json = if ctx.audit.is_some() { serde_json::to_vec(&args).unwrap_or_default() } else { Vec::new() };
     let result = guarded(ctx, tool.execute(args, ctx)).await;

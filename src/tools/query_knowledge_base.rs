@@ -38,6 +38,7 @@ pub struct QueryKnowledgeBaseOutput {
 
 impl Tool for QueryKnowledgeBase {
     const NAME: &'static str = "query_knowledge_base";
+    const SETUP: super::Setup = super::Setup::Search;
     const DESCRIPTION: &'static str = "Search the knowledge base of reference interview questions (Chinese and English) and return the best entries with scores and relevance.";
     type Args = QueryKnowledgeBaseArgs;
     type Output = QueryKnowledgeBaseOutput;

@@ -16,6 +16,7 @@ type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// A tool with its types erased.
 trait ErasedTool: Send + Sync {
     fn name(&self) -> &'static str;
+    fn setup(&self) -> super::Setup;
     fn description(&self) -> &'static str;
     fn parameters(&self) -> &Value;
     fn validate(&self, args: &Value) -> Vec<String>;
@@ -31,6 +32,9 @@ struct Entry<T: Tool> {
 impl<T: Tool> ErasedTool for Entry<T> {
     fn name(&self) -> &'static str {
         T::NAME
+    }
+    fn setup(&self) -> super::Setup {
+        T::SETUP
     }
     fn description(&self) -> &'static str {
         T::DESCRIPTION
@@ -146,7 +150,10 @@ impl ToolRegistry {
             Some(tool) => {
                 let problems = tool.validate(&args);
                 if problems.is_empty() {
-                    guarded(ctx, tool.call(args, ctx)).await
+                    match ctx.prepare(tool.setup()).await {
+                        Ok(()) => guarded(ctx, tool.call(args, ctx)).await,
+                        Err(e) => Err(e),
+                    }
                 } else {
                     Err(ToolError::input(
                         format!("arguments do not match the schema of {name}: {}", problems.join("; ")),

@@ -1,0 +1,77 @@
+//! Keeping a finished diagnosis: compared with the profile's previous one, stored with its input
+//! digest and scores, and given the profile's trend (which the HTML report draws). A history that
+//! cannot be written is said on stderr, never a reason to lose the diagnosis.
+
+use sha2::{Digest, Sha256};
+
+use crate::report::model::Report;
+use crate::report::{build, render, OutputFormat};
+use crate::store::Store;
+use crate::tools::generate_report::ReportFormat;
+use crate::tools::{ToolContext, ToolError};
+
+/// Store `report` (kind "diagnosis" or "mock") for the configured profile and fill its
+/// `compared_to_last` and `trend`; the report rendered again when anything was added.
+pub fn remember(
+    ctx: &ToolContext,
+    report: &mut Report,
+    kind: &str,
+    input: &str,
+    format: ReportFormat,
+) -> Result<Option<String>, ToolError> {
+    if !ctx.config.history {
+        return Ok(None);
+    }
+    let profile = ctx.config.profile.clone();
+    let digest = ctx.resolve(input).and_then(|p| digest_file(&p))?;
+    let stored = (|| {
+        let mut store = Store::open(&ctx.config.home)?;
+        let zh = report.meta.lang == "zh";
+        if let Some((row, prev)) = store.last_session(&profile, kind)? {
+            report.compared_to_last = Some(build::compare(&prev, row.id, report, zh));
+        }
+        store.record_session(kind, &profile, &report.source.path, &digest, report)?;
+        report.trend = store.trend(&profile)?;
+        Ok::<(), crate::store::StoreError>(())
+    })();
+    if let Err(e) = stored {
+        eprintln!("warning: the history was not updated: {e}");
+        return Ok(None);
+    }
+    let kb = ctx.kb()?;
+    let zh = report.meta.lang == "zh";
+    let dims = kb
+        .kb
+        .manifest
+        .dimensions
+        .iter()
+        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
+        .collect();
+    let format = match format {
+        ReportFormat::Md => OutputFormat::Md,
+        ReportFormat::Html => OutputFormat::Html,
+        ReportFormat::Json => OutputFormat::Json,
+    };
+    render(report, format, &ctx.config.home.join("templates"), &dims)
+        .map(Some)
+        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))
+}
+
+/// sha256 of a file, streamed (recordings can be large).
+pub fn digest_file(path: &std::path::Path) -> Result<String, ToolError> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| {
+        ToolError::service(format!("cannot read {}: {e}", path.display()), "check the file's permissions")
+    };
+    let mut f = std::fs::File::open(path).map_err(fail)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf).map_err(fail)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(format!("{:x}", h.finalize()))
+}
