@@ -2,6 +2,7 @@
 
 mod agent;
 mod audio;
+mod batch;
 mod common;
 mod diagnose;
 mod documents;

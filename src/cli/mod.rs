@@ -2,6 +2,7 @@
 //! `anyhow` lives here only; modules return typed errors that are mapped to exit codes.
 
 mod ask;
+mod batch;
 mod bench;
 mod bench_audio;
 mod bench_llm;
@@ -199,6 +200,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// Diagnose every transcript, document and recording under a folder: resumable, in parallel,
+    /// shardable across machines (`--shard I/N`); `batch merge OUT` joins the shards' outputs.
+    Batch(batch::BatchArgs),
     /// Past sessions of a profile, their trend per dimension, or delete one.
     History {
         #[command(subcommand)]
@@ -369,6 +373,7 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Chat => chat::chat(config).await,
         Command::Doctor { format } => doctor::run(config, format).await,
         Command::Skills { action } => skills::run(config, action),
+        Command::Batch(a) => batch::run(config, a).await,
         Command::History { action, format, trend, all } => history::run(&config, action, format, trend, all),
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { llm: true, runs, .. } => bench_llm::run(config, runs).await,

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod charts;
+pub mod index;
 pub mod model;
 pub mod render;
 

@@ -38,6 +38,11 @@ pub fn remember(
         eprintln!("warning: the history was not updated: {e}");
         return Ok(None);
     }
+    render_as(ctx, report, format).map(Some)
+}
+
+/// `report` rendered in `format`, with the dimension names in its language.
+pub fn render_as(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
     let kb = ctx.kb()?;
     let zh = report.meta.lang == "zh";
     let dims = kb
@@ -53,7 +58,6 @@ pub fn remember(
         ReportFormat::Json => OutputFormat::Json,
     };
     render(report, format, &ctx.config.home.join("templates"), &dims)
-        .map(Some)
         .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))
 }
 

@@ -3,6 +3,7 @@
 //! a SKILL.md ([`manifest`]); users add prompt-only skills ([`registry`]); [`discovery`] routes a
 //! request to one.
 
+pub mod batch;
 pub mod compare_expert;
 pub mod diagnose_audio;
 pub mod diagnose_transcript;
