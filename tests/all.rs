@@ -9,6 +9,7 @@ mod documents;
 mod history;
 mod kb;
 mod llm;
+mod mock;
 mod robustness;
 mod roles;
 mod semantic;

@@ -5,6 +5,7 @@ mod ask;
 mod batch;
 mod bench;
 mod bench_audio;
+mod bench_batch;
 mod bench_llm;
 mod chat;
 mod compare;
@@ -13,6 +14,7 @@ mod doctor;
 mod eval;
 mod history;
 mod kb;
+mod mock;
 mod models;
 mod skills;
 mod split;
@@ -184,6 +186,9 @@ pub enum Command {
         /// a 20-question interview with concurrency 1 and 8.
         #[arg(long, conflicts_with = "audio")]
         llm: bool,
+        /// Measure batch throughput with 1 and 2 jobs, peak memory and model loads per batch.
+        #[arg(long, conflicts_with_all = ["audio", "llm"])]
+        batch: bool,
     },
     /// Ask the agent: a matching skill runs, otherwise the language model picks tools itself.
     Ask {
@@ -203,6 +208,8 @@ pub enum Command {
     /// Diagnose every transcript, document and recording under a folder: resumable, in parallel,
     /// shardable across machines (`--shard I/N`); `batch merge OUT` joins the shards' outputs.
     Batch(batch::BatchArgs),
+    /// A mock interview from the knowledge base, in the terminal or scripted (--answers FILE).
+    Mock(mock::MockArgs),
     /// Past sessions of a profile, their trend per dimension, or delete one.
     History {
         #[command(subcommand)]
@@ -374,9 +381,11 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Doctor { format } => doctor::run(config, format).await,
         Command::Skills { action } => skills::run(config, action),
         Command::Batch(a) => batch::run(config, a).await,
+        Command::Mock(a) => mock::run(config, a).await,
         Command::History { action, format, trend, all } => history::run(&config, action, format, trend, all),
         Command::Kb { action } => kb::run(config, action).await,
         Command::Bench { llm: true, runs, .. } => bench_llm::run(config, runs).await,
+        Command::Bench { batch: true, .. } => bench_batch::run(&config),
         Command::Bench { audio: Some(file), whisper_cli, .. } => {
             bench_audio::run(&config, &file, whisper_cli.as_deref())
         }

@@ -159,7 +159,8 @@ async fn steps(
     )
     .await?;
     let mut report = out.report;
-    let rendered = super::history::remember(ctx, &mut report, "diagnosis", path, format)?.unwrap_or(out.rendered);
+    let digest = if ctx.config.history { super::history::digest_file(&ctx.resolve(path)?)? } else { String::new() };
+    let rendered = super::history::remember(ctx, &mut report, "diagnosis", &digest, format)?.unwrap_or(out.rendered);
     Ok((report, rendered, rec.warnings))
 }
 

@@ -10,27 +10,26 @@ use crate::store::Store;
 use crate::tools::generate_report::ReportFormat;
 use crate::tools::{ToolContext, ToolError};
 
-/// Store `report` (kind "diagnosis" or "mock") for the configured profile and fill its
+/// Store `report` (kind "diagnosis" or "mock", `digest` the input's sha256) for the configured profile and fill its
 /// `compared_to_last` and `trend`; the report rendered again when anything was added.
 pub fn remember(
     ctx: &ToolContext,
     report: &mut Report,
     kind: &str,
-    input: &str,
+    digest: &str,
     format: ReportFormat,
 ) -> Result<Option<String>, ToolError> {
     if !ctx.config.history {
         return Ok(None);
     }
     let profile = ctx.config.profile.clone();
-    let digest = ctx.resolve(input).and_then(|p| digest_file(&p))?;
     let stored = (|| {
         let mut store = Store::open(&ctx.config.home)?;
         let zh = report.meta.lang == "zh";
         if let Some((row, prev)) = store.last_session(&profile, kind)? {
             report.compared_to_last = Some(build::compare(&prev, row.id, report, zh));
         }
-        store.record_session(kind, &profile, &report.source.path, &digest, report)?;
+        store.record_session(kind, &profile, &report.source.path, digest, report)?;
         report.trend = store.trend(&profile)?;
         Ok::<(), crate::store::StoreError>(())
     })();

@@ -11,6 +11,7 @@ pub mod discovery;
 pub mod history;
 pub mod manifest;
 pub mod mock_interview;
+pub mod mock_session;
 pub mod registry;
 pub mod split_transcript;
 

@@ -3,6 +3,7 @@
 //! brought up to date by [`MIGRATIONS`], each step in its own transaction.
 
 pub mod history;
+pub mod mock;
 
 use std::path::{Path, PathBuf};
 
@@ -121,6 +122,16 @@ pub const MIGRATIONS: &[&str] = &[
          speech INTEGER,
          PRIMARY KEY (session_id, idx)
      );",
+    // 3: mock interviews in progress (or finished), saved after every answer.
+    "CREATE TABLE mock_sessions (
+         id INTEGER PRIMARY KEY AUTOINCREMENT,
+         profile TEXT NOT NULL,
+         created_at TEXT NOT NULL,
+         updated_at TEXT NOT NULL,
+         finished INTEGER NOT NULL DEFAULT 0,
+         state TEXT NOT NULL
+     );
+     CREATE INDEX mock_by_profile ON mock_sessions (profile, id);",
 ];
 
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
