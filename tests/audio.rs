@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::common::{root, stderr, stdout, Ivd};
 
 /// Transcriptions take both cores: two at once take five times as long (MODELS.md).
-static WHISPER: Mutex<()> = Mutex::new(());
+pub static WHISPER: Mutex<()> = Mutex::new(());
 
 fn rec(name: &str) -> PathBuf {
     root().join("data/recordings").join(name)

@@ -230,3 +230,30 @@ async fn a_middling_answer_gets_a_follow_up_and_weak_dimensions_come_first() {
     }
     assert!(with > without * 3 / 2, "memory drawn {with} times with a weak history, {without} without");
 }
+
+#[test]
+fn an_answer_can_be_a_recording_with_its_delivery() {
+    let _g = crate::audio::WHISPER.lock().unwrap_or_else(|e| e.into_inner());
+    let ivd = Ivd::with_models();
+    let dir = tempfile::tempdir().unwrap();
+    let jfk = crate::common::root().join("data/recordings/human/jfk.wav");
+    let answers = script(dir.path(), &[jfk.to_str().unwrap(), "/skip", "/skip", "/skip"]);
+    let out = ivd.run(&[
+        "--no-history",
+        "mock",
+        "--count",
+        "1",
+        "--answers",
+        answers.to_str().unwrap(),
+        "--format",
+        "json",
+        "--lang",
+        "en",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let q = &r["questions"][0];
+    assert!(q["answer"].as_str().unwrap().contains("ask not what your country can do for you"), "{}", q["answer"]);
+    assert_eq!(q["speech"]["rate_unit"], "wpm");
+    assert!(r["summary"]["speech_avg"].is_number());
+}

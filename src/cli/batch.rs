@@ -7,14 +7,14 @@ use std::sync::Arc;
 use anyhow::anyhow;
 use clap::{Args, Subcommand};
 use futures::StreamExt;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 use super::{write_stdout, CliError};
 use crate::config::Config;
 use crate::report::index::{self, Row};
 use crate::skills::batch::{self as b, Outcome};
 use crate::tools::generate_report::ReportFormat;
-use crate::tools::ToolContext;
+use crate::tools::{Progress, ToolContext};
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -76,16 +76,34 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
     );
     // One context for the whole batch: the knowledge base and models load once per process.
     let ctx = ToolContext::new(config).with_data_root(dir.clone());
-    let bar = ProgressBar::new(todo.len() as u64);
+    // Overall progress, and a bar of its own for each recording being transcribed.
+    let bars = MultiProgress::new();
+    let bar = bars.add(ProgressBar::new(todo.len() as u64));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let results: Vec<Outcome> = futures::stream::iter(todo.iter().map(|item| {
-        let (ctx, out, formats, bar) = (&ctx, &out, &formats, &bar);
+        let (ctx, out, formats, bar, bars) = (&ctx, &out, &formats, &bar, &bars);
         async move {
             bar.set_message(item.rel.clone());
-            let o = b::diagnose_one(ctx, item, formats, out).await;
+            let mut own = ctx.clone();
+            let file_bar = crate::audio::is_audio_path(Path::new(&item.rel)).then(|| {
+                let fb = bars.add(ProgressBar::new(100));
+                fb.set_style(
+                    ProgressStyle::with_template("  {bar:30} {percent:>3}% {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                fb.set_message(item.rel.clone());
+                let hook = fb.clone();
+                own.progress =
+                    Some(Progress(Arc::new(move |_step: &str, f: f64| hook.set_position((f * 100.0) as u64))));
+                fb
+            });
+            let o = b::diagnose_one(&own, item, formats, out).await;
+            if let Some(fb) = file_bar {
+                fb.finish_and_clear();
+            }
             bar.inc(1);
             o
         }

@@ -188,7 +188,15 @@ pub(super) async fn run(config: Arc<Config>, a: MockArgs) -> Result<(), CliError
                 continue;
             }
             text => {
-                let v = state.answer(&ctx, text, elapsed).await?;
+                let v = match recording(text) {
+                    // A recording: its folder becomes the data root for this one answer.
+                    Some((dir, name)) => {
+                        eprintln!("transcribing {text} …");
+                        let rctx = ctx.clone().with_data_root(dir);
+                        state.answer_recording(&rctx, &name, elapsed).await?
+                    }
+                    None => state.answer(&ctx, text, elapsed).await?,
+                };
                 let score = v.score.map(|s| format!("{s}/100 · ")).unwrap_or_default();
                 let missing = v
                     .missing
@@ -222,4 +230,14 @@ pub(super) async fn run(config: Arc<Config>, a: MockArgs) -> Result<(), CliError
             write_stdout(rendered.as_bytes())
         }
     }
+}
+
+/// An answer that is one line naming an existing recording: its folder and file name.
+fn recording(text: &str) -> Option<(PathBuf, String)> {
+    let t = text.trim();
+    if t.contains('\n') || !crate::audio::is_audio_path(std::path::Path::new(t)) {
+        return None;
+    }
+    let real = std::path::Path::new(t).canonicalize().ok().filter(|p| p.is_file())?;
+    Some((real.parent()?.to_path_buf(), real.file_name()?.to_string_lossy().into_owned()))
 }

@@ -42,6 +42,9 @@ pub struct Answered {
     pub skipped: bool,
     pub elapsed_s: f64,
     pub content: Option<ContentScore>,
+    /// Delivery, when the answer was a recording (`scoring::speech::SpeechScore`).
+    #[serde(default)]
+    pub speech: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -104,6 +107,7 @@ impl MockState {
                 skipped: true,
                 elapsed_s,
                 content: None,
+                speech: None,
             });
             self.advance();
         }
@@ -169,6 +173,7 @@ impl MockState {
             skipped: false,
             elapsed_s,
             content: Some(c),
+            speech: None,
         });
         let follow_ups: Vec<String> =
             ctx.kb()?.kb.get(&planned.id).map(|e| e.follow_ups_in(self.lang()).to_vec()).unwrap_or_default();
@@ -179,6 +184,53 @@ impl MockState {
             self.follow_ups_asked += 1;
         } else {
             self.advance();
+        }
+        Ok(verdict)
+    }
+
+    /// An answer given as a recording (`path` inside the context's data root): transcribed, scored
+    /// like a written one, and its delivery (pace, pauses, fillers, pitch and volume) analysed.
+    pub async fn answer_recording(
+        &mut self,
+        ctx: &ToolContext,
+        path: &str,
+        elapsed_s: f64,
+    ) -> Result<Verdict, ToolError> {
+        use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs, TimedWord};
+        use crate::tools::transcribe_audio::{TranscribeAudio, TranscribeAudioArgs};
+        let rec = call(
+            &TranscribeAudio,
+            TranscribeAudioArgs { path: path.to_string(), lang: Some(self.lang.clone()), channels: None, vad: None },
+            ctx,
+        )
+        .await?;
+        // The whole recording is the candidate's answer, whoever the clustering thought spoke.
+        let words: Vec<TimedWord> = rec
+            .turns
+            .iter()
+            .flat_map(|t| t.words.iter())
+            .map(|w| TimedWord { text: w.text.clone(), start_s: w.start_s, end_s: w.end_s })
+            .collect();
+        let text = rec.turns.iter().map(|t| t.text.trim()).collect::<Vec<_>>().join(" ");
+        let verdict = self.answer(ctx, &text, elapsed_s).await?;
+        if !words.is_empty() {
+            let speech = call(
+                &AnalyzeSpeech,
+                AnalyzeSpeechArgs {
+                    text: None,
+                    words,
+                    speech: rec.speech.clone(),
+                    lang: Some(self.lang.clone()),
+                    f0_hz: rec.f0.clone(),
+                    level_db: rec.db.clone(),
+                    frames_from_s: 0.0,
+                },
+                ctx,
+            )
+            .await?;
+            if let Some(last) = self.answered.last_mut() {
+                last.speech = speech.speech.and_then(|s| serde_json::to_value(s).ok());
+            }
         }
         Ok(verdict)
     }
@@ -212,7 +264,7 @@ impl MockState {
                 dimension: Some(planned.dimension.clone()),
                 references: reference.into_iter().collect(),
                 content,
-                speech: None,
+                speech: a.speech.clone(),
                 habits: None,
             });
         }
