@@ -215,6 +215,9 @@ fn comparable(mut v: Value) -> Value {
     }
     v["source"]["path"] = Value::Null;
     v["source"]["format"] = Value::Null;
+    // The second diagnosis in a home is compared with the first: history, not the verdict.
+    v["compared_to_last"] = Value::Null;
+    v.as_object_mut().unwrap().remove("trend");
     v
 }
 

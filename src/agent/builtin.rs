@@ -67,9 +67,9 @@ fn practice_text(set: &mock_interview::PracticeSet, lang: Lang) -> String {
         s,
         "\n{}",
         if zh {
-            "逐题作答后，用 `ivd compare --question \"…\" --answer \"…\"` 查看评分与专家答案的差距。"
+            "交互式模拟面试（逐题评分、追问、最终报告）：`ivd mock`；单题也可用 `ivd compare --question \"…\" --answer \"…\"` 对比专家答案。"
         } else {
-            "Answer each, then `ivd compare --question \"...\" --answer \"...\"` scores it against the expert answer."
+            "For the interactive interview (a verdict after each answer, follow-ups, a final report): `ivd mock`; or score one answer against the expert with `ivd compare --question \"...\" --answer \"...\"`."
         }
     );
     s

@@ -168,9 +168,7 @@ pub fn trend(points: &[super::model::TrendPoint], names: [&str; 5]) -> String {
     let n = points.len().max(2) as f64 - 1.0;
     let x = |i: usize| left + (w - left - 110.0) * i as f64 / n;
     let y = |v: u32| top + (h - top - 24.0) * (1.0 - v as f64 / 100.0);
-    let mut s = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#
-    );
+    let mut s = format!(r#"<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">"#);
     for v in [0u32, 50, 100] {
         let (y0, right, label_y) = (y(v), w - 110.0, y(v) + 3.0);
         let _ = write!(

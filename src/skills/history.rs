@@ -30,7 +30,11 @@ pub fn remember(
             report.compared_to_last = Some(build::compare(&prev, row.id, report, zh));
         }
         store.record_session(kind, &profile, &report.source.path, digest, report)?;
-        report.trend = store.trend(&profile)?;
+        // One session is no trend (and its own timestamp would make equal runs differ).
+        let trend = store.trend(&profile)?;
+        if trend.len() >= 2 {
+            report.trend = trend;
+        }
         Ok::<(), crate::store::StoreError>(())
     })();
     if let Err(e) = stored {
