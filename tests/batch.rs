@@ -218,3 +218,17 @@ fn bad_input_is_listed_with_its_reason_and_fails_the_exit_code() {
     );
     assert!(text.contains("100 of 104 file(s) diagnosed"), "{text}");
 }
+
+#[test]
+fn an_output_folder_inside_the_input_is_not_diagnosed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(samples().join("en_agent_labeled.txt"), dir.path().join("a.txt")).unwrap();
+    let ivd = Ivd::new();
+    let d = dir.path().to_str().unwrap();
+    let out = dir.path().join("reports");
+    for _ in 0..2 {
+        let o = ivd.cmd().args(["--no-history", "batch", d, "--out", out.to_str().unwrap()]).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("1 of 1 file(s) diagnosed"), "{}", stdout(&o));
+    }
+}

@@ -65,7 +65,7 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
     let (index, count) = shard(a.shard.as_deref())?;
     let dir = dir.canonicalize().map_err(|e| anyhow!("cannot open {}: {e}", dir.display()))?;
     std::fs::create_dir_all(&out).map_err(|e| anyhow!("cannot create {}: {e}", out.display()))?;
-    let items: Vec<b::Item> = b::plan(&dir)?.into_iter().filter(|i| b::in_shard(i, index, count)).collect();
+    let items: Vec<b::Item> = b::plan(&dir, &out)?.into_iter().filter(|i| b::in_shard(i, index, count)).collect();
     let (skipped, todo): (Vec<_>, Vec<_>) = items.into_iter().partition(|i| b::done(&out, i).is_some());
     eprintln!(
         "batch: {} file(s) in shard {index}/{count}; {} already done, {} to diagnose with {} job(s)",

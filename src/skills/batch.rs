@@ -36,11 +36,13 @@ pub struct Outcome {
     pub elapsed_ms: u64,
 }
 
-/// Every regular, non-hidden file under `dir`, sorted, with its sha256. A file that cannot be read
-/// still gets an item (its digest empty): it fails, with its reason, like any other.
-pub fn plan(dir: &Path) -> Result<Vec<Item>, ToolError> {
+/// Every regular, non-hidden file under `dir`, sorted, with its sha256; the output folder is left
+/// out when it lies inside `dir` (its reports are not interviews). A file that cannot be read still
+/// gets an item (its digest empty): it fails, with its reason, like any other.
+pub fn plan(dir: &Path, out: &Path) -> Result<Vec<Item>, ToolError> {
     let mut files = Vec::new();
-    walk(dir, dir, &mut files)
+    let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
+    walk(dir, dir, &out, &mut files)
         .map_err(|e| ToolError::input(format!("cannot read {}: {e}", dir.display()), "give a folder that exists"))?;
     files.sort();
     Ok(files
@@ -52,7 +54,7 @@ pub fn plan(dir: &Path) -> Result<Vec<Item>, ToolError> {
         .collect())
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+fn walk(root: &Path, dir: &Path, skip: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().into_owned();
@@ -62,7 +64,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
         let p = e.path();
         let kind = e.file_type()?;
         if kind.is_dir() {
-            walk(root, &p, out)?;
+            if p.canonicalize().is_ok_and(|c| c == skip) {
+                continue;
+            }
+            walk(root, &p, skip, out)?;
         } else if kind.is_file() {
             if let Ok(rel) = p.strip_prefix(root) {
                 out.push(rel.to_string_lossy().replace('\\', "/"));
