@@ -4,8 +4,8 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::report::build;
 use crate::report::model::Report;
-use crate::report::{build, render, OutputFormat};
 use crate::store::Store;
 use crate::tools::generate_report::ReportFormat;
 use crate::tools::{ToolContext, ToolError};
@@ -44,24 +44,9 @@ pub fn remember(
     render_as(ctx, report, format).map(Some)
 }
 
-/// `report` rendered in `format`, with the dimension names in its language.
+/// `report` rendered in `format` (see [`crate::tools::generate_report::render_report`]).
 pub fn render_as(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
-    let kb = ctx.kb()?;
-    let zh = report.meta.lang == "zh";
-    let dims = kb
-        .kb
-        .manifest
-        .dimensions
-        .iter()
-        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
-        .collect();
-    let format = match format {
-        ReportFormat::Md => OutputFormat::Md,
-        ReportFormat::Html => OutputFormat::Html,
-        ReportFormat::Json => OutputFormat::Json,
-    };
-    render(report, format, &ctx.config.home.join("templates"), &dims)
-        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))
+    crate::tools::generate_report::render_report(ctx, report, format)
 }
 
 /// sha256 of a file, streamed (recordings can be large).

@@ -93,20 +93,7 @@ fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutp
             elapsed_ms: args.elapsed_ms.unwrap_or(0),
         },
     };
-    let format = match args.format.unwrap_or(ReportFormat::Md) {
-        ReportFormat::Md => OutputFormat::Md,
-        ReportFormat::Html => OutputFormat::Html,
-        ReportFormat::Json => OutputFormat::Json,
-    };
-    let dims = kb
-        .kb
-        .manifest
-        .dimensions
-        .iter()
-        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
-        .collect();
-    let rendered = render(&report, format, &ctx.config.home.join("templates"), &dims)
-        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))?;
+    let rendered = render_report(ctx, &report, args.format.unwrap_or(ReportFormat::Md))?;
     Ok(GenerateReportOutput { report, rendered })
 }
 
@@ -118,4 +105,25 @@ fn majority_is_chinese(questions: &[QuestionReport]) -> Option<bool> {
         .map(|q| crate::transcript::lang::counts(&q.pair.answer))
         .fold((0usize, 0usize), |(c, w), (c2, w2)| (c + c2, w + w2));
     (cjk + words > 0).then_some(cjk as f64 >= words as f64 * 1.5)
+}
+
+/// `report` rendered in `format` with the dimension names in its language: for this tool, and for
+/// skills that change a report after it was built (history) or render it in several formats (batch).
+pub fn render_report(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
+    let kb = ctx.kb()?;
+    let zh = report.meta.lang == "zh";
+    let dims = kb
+        .kb
+        .manifest
+        .dimensions
+        .iter()
+        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
+        .collect();
+    let format = match format {
+        ReportFormat::Md => OutputFormat::Md,
+        ReportFormat::Html => OutputFormat::Html,
+        ReportFormat::Json => OutputFormat::Json,
+    };
+    render(report, format, &ctx.config.home.join("templates"), &dims)
+        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))
 }
