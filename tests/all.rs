@@ -15,3 +15,4 @@ mod roles;
 mod semantic;
 mod split;
 mod tools;
+mod voices;

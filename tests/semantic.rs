@@ -24,6 +24,7 @@ fn engine() -> &'static KbSearch {
     static S: OnceLock<(tempfile::TempDir, KbSearch)> = OnceLock::new();
     &S.get_or_init(|| {
         let home = tempfile::tempdir().unwrap();
+        seed_embeddings(home.path());
         let s = KbSearch::open_with_models(KnowledgeBase::shipped().unwrap(), home.path(), &models()).unwrap();
         assert!(s.vectors.is_some() && s.degraded.is_none());
         (home, s)

@@ -1,7 +1,6 @@
 //! Acoustic features at 10 ms steps: MFCCs (who is speaking), fundamental frequency (pitch
-//! variation) and loudness (volume variation). Plain DSP, no model: speaker-embedding models are not
-//! reachable through any registry package in a usable form (MODELS.md), so voices are told apart by
-//! their spectral envelope and pitch.
+//! variation) and loudness (volume variation). Plain DSP, no model; the MFCC voice prints are the
+//! fallback when the GE2E speaker encoder (`voiceprint`) is not provisioned.
 
 use std::sync::Arc;
 

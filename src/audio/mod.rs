@@ -9,6 +9,7 @@ pub mod silero;
 pub mod speakers;
 pub mod turns;
 pub mod vad;
+pub mod voiceprint;
 pub mod whisper;
 
 use std::path::PathBuf;

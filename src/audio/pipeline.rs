@@ -11,6 +11,7 @@ use super::features::{self, Frames};
 use super::speakers::{self, ChannelMode, Diarization};
 use super::turns::{self, AudioTurn};
 use super::vad::{self, Activity, VadKind};
+use super::voiceprint::Encoder;
 use super::whisper::{self, Transcriber, Transcription};
 use super::{decode, AudioError, SourceFormat};
 use crate::models::{self, Models};
@@ -57,14 +58,34 @@ fn ms(t: Instant) -> u64 {
     t.elapsed().as_millis() as u64
 }
 
-/// Decode, detect and transcribe `path`. `progress` gets the fraction of transcription done.
-pub fn process(
-    path: &Path,
-    models: &Models,
-    opts: &Options,
-    progress: &mut dyn FnMut(f64),
-    cancel: &CancellationToken,
-) -> Result<Recording, AudioError> {
+/// What the voices alone tell: the decoded audio, its speech regions, pitch and level, and who
+/// spoke when. Seconds of work per audio minute; no transcription.
+pub struct Heard {
+    pub audio: super::Audio,
+    pub activity: Activity,
+    pub frames: Frames,
+    pub diarization: Diarization,
+    pub timings: Timings,
+}
+
+/// The GE2E speaker encoder, when provisioned; without it voices are told apart by pitch and
+/// cepstral means (a home provisioned before the encoder existed: `ivd models fetch` adds it).
+pub fn speaker_encoder(models: &Models) -> Option<Encoder> {
+    let loaded = models
+        .file(models::SPEAKER_GE2E)
+        .map_err(|e| e.to_string())
+        .and_then(|p| Encoder::load(&p).map_err(|e| e.to_string()));
+    match loaded {
+        Ok(e) => Some(e),
+        Err(e) => {
+            tracing::warn!("speaker encoder unavailable, telling voices apart by pitch and cepstra: {e}");
+            None
+        }
+    }
+}
+
+/// Decode `path`, find its speech and tell its speakers apart (by voice, or by stereo side).
+pub fn listen(path: &Path, models: &Models, opts: &Options) -> Result<Heard, AudioError> {
     let mut timings = Timings::default();
     let t = Instant::now();
     let audio = decode::decode(path, opts.channels.is_some())?;
@@ -85,10 +106,26 @@ pub fn process(
     let mut frames = features::frames(&audio.mono);
     let diarization = match opts.channels {
         Some(mode) => speakers::by_channels(&audio, &activity, mode),
-        None => speakers::diarize(&frames, &activity),
+        None => {
+            let encoder = speaker_encoder(models);
+            let voices = encoder.as_ref().map(|encoder| speakers::Voices { encoder, samples: &audio.mono });
+            speakers::diarize(&frames, &activity, voices.as_ref())
+        }
     };
     frames.mfcc = Vec::new();
     timings.speakers_ms = ms(t);
+    Ok(Heard { audio, activity, frames, diarization, timings })
+}
+
+/// Decode, detect and transcribe `path`. `progress` gets the fraction of transcription done.
+pub fn process(
+    path: &Path,
+    models: &Models,
+    opts: &Options,
+    progress: &mut dyn FnMut(f64),
+    cancel: &CancellationToken,
+) -> Result<Recording, AudioError> {
+    let Heard { audio, activity, frames, diarization, mut timings } = listen(path, models, opts)?;
     let transcription = if activity.regions.is_empty() {
         Transcription { language: opts.language.clone().unwrap_or_else(|| "en".into()), segments: Vec::new() }
     } else {

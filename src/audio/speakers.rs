@@ -1,5 +1,6 @@
 //! Who spoke when, from the audio: speech regions are cut into pieces of at most [`PIECE_S`], each
-//! piece gets a voice print (MFCC statistics and pitch), the prints are clustered agglomeratively
+//! piece gets a voice print (a GE2E speaker embedding, or MFCC means and pitch when the encoder is
+//! not provisioned), the prints are clustered agglomeratively
 //! with the number of speakers (1 to [`MAX_SPEAKERS`]) chosen by silhouette, and a region keeps one
 //! speaker unless it is long. In the channel mode each side of a stereo file is one speaker.
 
@@ -7,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::features::{self, frame_at, Frames};
 use super::vad::{rms, Activity, Span};
+use super::voiceprint::Encoder;
 use super::{sample_at, Audio};
 
 /// Longest piece given one voice print: long enough for stable statistics (2 s is the usual
@@ -20,6 +22,11 @@ const MIN_PRINT_S: f64 = 0.6;
 /// Rousseeuw's bands: 0.26-0.50 "weak structure, could be artificial", 0.51-0.70 "reasonable".
 /// Measured: one real speaker (jfk.wav) splits at 0.26, the two espeak-ng voices at about 0.5.
 pub const MIN_SILHOUETTE: f64 = 0.35;
+/// The same with GE2E voice prints, which spread more within one voice. Measured on 2 s pieces: one
+/// real speaker (jfk.wav) 0.09; the two espeak-ng voices 0.26, the two Chinese voices 0.31; the two
+/// women of pyannote's phone call only 0.08-0.12 (Resemblyzer itself puts their turns 0.64-0.87
+/// apart in cosine against 0.76-0.92 within a voice), so that call reads as one voice.
+pub const EMBED_MIN_SILHOUETTE: f64 = 0.2;
 /// Agglomerative clustering is cubic in the pieces: beyond this many, cluster an even sample and
 /// give the rest the nearest centroid.
 const MAX_CLUSTERED: usize = 400;
@@ -57,6 +64,18 @@ impl Diarization {
     pub fn speaker_at(&self, t: f64) -> usize {
         self.pieces.iter().min_by(|a, b| distance(&a.0, t).total_cmp(&distance(&b.0, t))).map(|p| p.1).unwrap_or(0)
     }
+
+    /// Who spoke when: consecutive pieces of one speaker joined across gaps up to `max_gap_s`.
+    pub fn runs(&self, max_gap_s: f64) -> Vec<(Span, usize)> {
+        let mut out: Vec<(Span, usize)> = Vec::new();
+        for (span, who) in &self.pieces {
+            match out.last_mut() {
+                Some((last, w)) if w == who && span.start_s - last.end_s <= max_gap_s => last.end_s = span.end_s,
+                _ => out.push((*span, *who)),
+            }
+        }
+        out
+    }
 }
 
 fn distance(s: &Span, t: f64) -> f64 {
@@ -81,23 +100,95 @@ fn pieces(activity: &Activity) -> Vec<(Span, usize)> {
     out
 }
 
+/// A dip inside a speech region: this many dB under the region's loud frames (its 90th
+/// percentile), for at least [`MIN_DIP_S`]. Voice activity bridges such dips (a turn handed over
+/// with no real gap, a vocoder's noise floor), but a change of speaker almost always falls in one.
+const DIP_DB: f32 = 20.0;
+const MIN_DIP_S: f64 = 0.15;
+
+/// The speech regions cut again at their quiet dips, so that pieces line up with turn changes.
+fn split_at_dips(frames: &Frames, activity: &Activity) -> Activity {
+    let mut regions = Vec::new();
+    let min_run = (MIN_DIP_S / features::frame_time(1)).ceil() as usize;
+    for r in &activity.regions {
+        let (a, b) = (frame_at(r.start_s), frame_at(r.end_s).min(frames.db.len()));
+        if b <= a + 2 * min_run {
+            regions.push(*r);
+            continue;
+        }
+        let mut db: Vec<f32> = frames.db[a..b].to_vec();
+        db.sort_by(|x, y| x.total_cmp(y));
+        let quiet = db[(db.len() * 9 / 10).min(db.len() - 1)] - DIP_DB;
+        let mut start = r.start_s;
+        let mut run_from: Option<usize> = None;
+        for i in a..=b {
+            let is_quiet = i < b && frames.db[i] < quiet;
+            match (is_quiet, run_from) {
+                (true, None) => run_from = Some(i),
+                (false, Some(f)) => {
+                    let (ts, te) = (features::frame_time(f), features::frame_time(i));
+                    if i - f >= min_run && ts > start && te < r.end_s {
+                        regions.push(Span { start_s: start, end_s: ts });
+                        start = te;
+                    }
+                    run_from = None;
+                }
+                _ => {}
+            }
+        }
+        regions.push(Span { start_s: start, end_s: r.end_s });
+    }
+    Activity { regions, duration_s: activity.duration_s }
+}
+
+/// Voice prints from the GE2E speaker encoder: the recording's samples and the loaded encoder.
+pub struct Voices<'a> {
+    pub encoder: &'a Encoder,
+    pub samples: &'a [f32],
+}
+
+/// Each piece's voice print: GE2E embeddings when the encoder is there (on all cores), else pitch
+/// and cepstral means.
+fn prints_of(pieces: &[(Span, usize)], frames: &Frames, voices: Option<&Voices>) -> Vec<Option<Vec<f32>>> {
+    let Some(v) = voices else {
+        return pieces
+            .iter()
+            .map(|(s, _)| {
+                (s.len() >= MIN_PRINT_S)
+                    .then(|| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s)))
+                    .flatten()
+            })
+            .collect();
+    };
+    let one = |s: &Span| {
+        let (a, b) = (sample_at(s.start_s, v.samples.len()), sample_at(s.end_s, v.samples.len()));
+        (s.len() >= MIN_PRINT_S).then(|| v.encoder.embed(&v.samples[a..b])).flatten()
+    };
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).max(1);
+    let chunk = pieces.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|p| one(&p.0)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
 /// Acoustic diarization of the mono mix.
-pub fn diarize(frames: &Frames, activity: &Activity) -> Diarization {
+pub fn diarize(frames: &Frames, activity: &Activity, voices: Option<&Voices>) -> Diarization {
+    let activity = &split_at_dips(frames, activity);
     let pieces = pieces(activity);
-    let prints: Vec<Option<Vec<f32>>> = pieces
-        .iter()
-        .map(|(s, _)| {
-            (s.len() >= MIN_PRINT_S)
-                .then(|| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s)))
-                .flatten()
-        })
-        .collect();
+    let prints = prints_of(&pieces, frames, voices);
     let usable: Vec<usize> = (0..pieces.len()).filter(|&i| prints[i].is_some()).collect();
     let mut labels = vec![usize::MAX; pieces.len()];
     let mut silhouette = None;
     if usable.len() >= 2 {
-        let x: Vec<Vec<f32>> = standardise(usable.iter().filter_map(|&i| prints[i].clone()).collect());
-        let (lab, sil) = cluster(&x);
+        let raw: Vec<Vec<f32>> = usable.iter().filter_map(|&i| prints[i].clone()).collect();
+        // Embeddings are unit vectors already comparable; hand-made prints need scaling first.
+        let x = if voices.is_some() { raw } else { standardise(raw) };
+        let min_sil = if voices.is_some() { EMBED_MIN_SILHOUETTE } else { MIN_SILHOUETTE };
+        let (lab, sil) = cluster(&x, min_sil);
         silhouette = sil;
         for (k, &i) in usable.iter().enumerate() {
             labels[i] = lab[k];
@@ -207,7 +298,7 @@ fn dist(a: &[f32], b: &[f32]) -> f64 {
 
 /// Labels for each row, with the number of clusters picked by silhouette (1 when no split reaches
 /// [`MIN_SILHOUETTE`]).
-fn cluster(x: &[Vec<f32>]) -> (Vec<usize>, Option<f64>) {
+fn cluster(x: &[Vec<f32>], min_silhouette: f64) -> (Vec<usize>, Option<f64>) {
     let sample: Vec<usize> = if x.len() > MAX_CLUSTERED {
         (0..MAX_CLUSTERED).map(|i| i * x.len() / MAX_CLUSTERED).collect()
     } else {
@@ -231,7 +322,7 @@ fn cluster(x: &[Vec<f32>]) -> (Vec<usize>, Option<f64>) {
     // one voice in two scores nearly as well and would invent a speaker.
     let top = tried.iter().map(|t| t.1).fold(f64::MIN, f64::max);
     let best = tried.into_iter().find(|t| t.1 >= top - SILHOUETTE_SLACK).unwrap_or((vec![0; n], f64::MIN));
-    let (lab_sample, sil) = if best.1 >= MIN_SILHOUETTE { (best.0, Some(best.1)) } else { (vec![0; n], None) };
+    let (lab_sample, sil) = if best.1 >= min_silhouette { (best.0, Some(best.1)) } else { (vec![0; n], None) };
     if sample.len() == x.len() {
         return (lab_sample, sil);
     }
@@ -353,10 +444,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_region_is_cut_at_a_quiet_dip_but_not_at_a_short_one() {
+        // 1 s loud, 0.3 s quiet, 1 s loud, 0.05 s quiet, 0.5 s loud: one region to voice activity.
+        let mut db = vec![-20.0f32; 100];
+        db.extend(vec![-70.0; 30]);
+        db.extend(vec![-20.0; 100]);
+        db.extend(vec![-70.0; 5]);
+        db.extend(vec![-20.0; 50]);
+        let frames = Frames { mfcc: Vec::new(), f0: vec![0.0; db.len()], db };
+        let region = Span { start_s: 0.0, end_s: 2.85 };
+        let a = split_at_dips(&frames, &Activity { regions: vec![region], duration_s: 2.85 });
+        assert_eq!(a.regions.len(), 2, "{:?}", a.regions);
+        assert!((a.regions[0].end_s - 1.0).abs() < 0.02 && (a.regions[1].start_s - 1.3).abs() < 0.02);
+    }
+
+    #[test]
     fn two_separated_groups_are_two_speakers_and_one_blob_is_one() {
         let mut x: Vec<Vec<f32>> = (0..12).map(|i| vec![0.0 + (i % 3) as f32 * 0.1, 1.0]).collect();
         x.extend((0..8).map(|i| vec![5.0 + (i % 2) as f32 * 0.1, -1.0]));
-        let (lab, sil) = cluster(&standardise(x));
+        let (lab, sil) = cluster(&standardise(x), MIN_SILHOUETTE);
         assert_eq!(lab.iter().max(), Some(&1));
         assert!(lab[..12].iter().all(|&l| l == lab[0]) && lab[12..].iter().all(|&l| l != lab[0]));
         assert!(sil.unwrap() > 0.8);
@@ -370,7 +476,7 @@ mod tests {
             ((-2.0 * u().ln()).sqrt() * (std::f64::consts::TAU * u()).cos()) as f32
         };
         let blob: Vec<Vec<f32>> = (0..40).map(|_| (0..13).map(|_| normal()).collect()).collect();
-        let (lab, _) = cluster(&standardise(blob));
+        let (lab, _) = cluster(&standardise(blob), MIN_SILHOUETTE);
         assert!(lab.iter().all(|&l| l == 0), "{lab:?}");
     }
 }

@@ -240,17 +240,26 @@ impl Transcriber {
         for seg in state.as_iter() {
             let (t0, t1) = (seg.start_timestamp() as f64 / 100.0, seg.end_timestamp() as f64 / 100.0);
             let mut words: Vec<Word> = Vec::new();
+            // A Chinese character often spans two byte-level tokens: bytes wait here until they
+            // form whole characters, timed by the first of them.
+            let mut pending: Vec<u8> = Vec::new();
+            let mut pending_t = 0.0;
             for k in 0..seg.n_tokens() {
                 let Some(tok) = seg.get_token(k) else { continue };
                 if tok.token_id() >= eot {
                     continue; // timestamps and other special tokens
                 }
-                let text = tok.to_str_lossy().map(|s| s.into_owned()).unwrap_or_default();
                 let data = tok.token_data();
                 let t = if data.t_dtw >= 0 { data.t_dtw } else { data.t0 } as f64 / 100.0;
                 // DTW times stand on their own: whisper's segment times can be seconds off (a
                 // question placed after the answer that follows it), so only the window bounds it.
                 let t = t.clamp(0.0, window_s);
+                if pending.is_empty() {
+                    pending_t = t;
+                }
+                pending.extend_from_slice(tok.to_bytes().unwrap_or_default());
+                let Some(text) = whole_characters(&mut pending) else { continue };
+                let t = pending_t;
                 let p = tok.token_probability();
                 let starts_word = text.starts_with(' ') || words.is_empty() || is_cjk_token(&text);
                 if starts_word {
@@ -276,6 +285,19 @@ impl Transcriber {
         }
         Ok(segments)
     }
+}
+
+/// The text of `pending` once its bytes end on a character boundary (then `pending` is emptied);
+/// None while a character is still incomplete. Bytes that can never be UTF-8 are replaced.
+fn whole_characters(pending: &mut Vec<u8>) -> Option<String> {
+    let text = match std::str::from_utf8(pending) {
+        Ok(s) => s.to_string(),
+        // A UTF-8 character has at most 4 bytes: an incomplete tail waits for the next token.
+        Err(e) if e.error_len().is_none() && pending.len() - e.valid_up_to() < 4 => return None,
+        Err(_) => String::from_utf8_lossy(pending).into_owned(),
+    };
+    pending.clear();
+    Some(text)
 }
 
 fn is_cjk_token(t: &str) -> bool {
@@ -325,6 +347,21 @@ pub fn windows(activity: &Activity) -> Vec<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn characters_split_over_tokens_are_joined() {
+        // 缓 is E7 BC 93: whisper's byte-level tokens can carry it as E7 | BC 93.
+        let mut p = vec![0xE7];
+        assert_eq!(whole_characters(&mut p), None);
+        p.extend_from_slice(&[0xBC, 0x93]);
+        assert_eq!(whole_characters(&mut p).as_deref(), Some("缓"));
+        assert!(p.is_empty());
+        let mut p = b" cache".to_vec();
+        assert_eq!(whole_characters(&mut p).as_deref(), Some(" cache"));
+        // Bytes that can never be UTF-8 are replaced, not held forever.
+        let mut p = vec![0xFF, b'a'];
+        assert_eq!(whole_characters(&mut p).as_deref(), Some("\u{FFFD}a"));
+    }
 
     #[test]
     fn windows_cut_at_pauses_and_stay_short() {

@@ -187,11 +187,12 @@ pub(super) async fn transcribe(
         None
     } else {
         let args = DetectSpeakersArgs {
-            transcript: transcript.clone(),
+            transcript: Some(transcript.clone()),
             interviewers: hints.interviewers,
             candidates: hints.candidates,
+            ..Default::default()
         };
-        Some(call(&DetectSpeakers, args, &ctx).await?)
+        Some(call(&DetectSpeakers, args, &ctx).await?.analysis)
     };
     let out = TranscriptOut {
         language: rec.language.clone(),

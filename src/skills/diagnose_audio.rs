@@ -92,13 +92,15 @@ async fn steps(
     let analysis = call(
         &DetectSpeakers,
         DetectSpeakersArgs {
-            transcript: transcript.clone(),
+            transcript: Some(transcript.clone()),
             interviewers: hints.interviewers.clone(),
             candidates: hints.candidates.clone(),
+            ..Default::default()
         },
         ctx,
     )
-    .await?;
+    .await?
+    .analysis;
     let turn_roles = analysis.turn_roles.clone();
     let split = call(
         &SplitQaPairs,

@@ -48,11 +48,12 @@ async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(
             .await?;
     // Typed tools own their arguments; a clone is far cheaper than parsing again.
     let args = DetectSpeakersArgs {
-        transcript: transcript.clone(),
+        transcript: Some(transcript.clone()),
         interviewers: hints.interviewers.clone(),
         candidates: hints.candidates.clone(),
+        ..Default::default()
     };
-    let mut analysis = call(&DetectSpeakers, args, ctx).await?;
+    let mut analysis = call(&DetectSpeakers, args, ctx).await?.analysis;
     if hints.is_empty() && !analysis.uncertain().is_empty() {
         model_roles(ctx, &transcript, &mut analysis).await;
     }
@@ -86,13 +87,14 @@ async fn model_roles(ctx: &ToolContext, transcript: &Transcript, analysis: &mut 
         match crate::llm::roles::interviewer_of(llm, home, &turns, &names).await {
             Ok(name) => {
                 let args = DetectSpeakersArgs {
-                    transcript: transcript.clone(),
+                    transcript: Some(transcript.clone()),
                     interviewers: vec![name.clone()],
                     candidates: Vec::new(),
+                    ..Default::default()
                 };
                 if let Ok(a) = call(&DetectSpeakers, args, ctx).await {
                     tracing::info!("the model named {name} the interviewer");
-                    *analysis = a;
+                    *analysis = a.analysis;
                 }
             }
             Err(e) => tracing::warn!("the model could not settle the roles: {e}"),

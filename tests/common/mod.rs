@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,6 +37,32 @@ pub fn expected_for(p: &Path) -> PathBuf {
     p.with_extension("expected.json")
 }
 
+/// A home whose embedding cache holds the whole knowledge base: made once per test process by
+/// `ivd models fetch`, which warms a home as it does a user's. Without it every test home spends
+/// minutes of both cores embedding the same base again.
+fn warm_home() -> &'static Path {
+    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_ivd"))
+            .env("IVD_HOME", home.path())
+            .env("IVD_MODELS", crate::semantic::models().dir)
+            .env_remove("IVD_CONFIG")
+            .env_remove("IVD_KB")
+            .args(["models", "fetch"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "warming a home: {}", String::from_utf8_lossy(&o.stderr));
+        home
+    })
+    .path()
+}
+
+/// Give `home` a copy of the warmed embedding cache (vectors only: no history, no sessions).
+pub fn seed_embeddings(home: &Path) {
+    std::fs::copy(warm_home().join("ivd.sqlite"), home.join("ivd.sqlite")).unwrap();
+}
+
 /// `ivd` with a private IVD_HOME, run to completion.
 pub struct Ivd {
     pub home: tempfile::TempDir,
@@ -49,9 +76,11 @@ impl Ivd {
         Ivd { home: tempfile::tempdir().unwrap(), models: None }
     }
 
-    /// With the provisioned models of IVD_MODELS.
+    /// With the provisioned models of IVD_MODELS, and the knowledge base already embedded.
     pub fn with_models() -> Ivd {
-        Ivd { home: tempfile::tempdir().unwrap(), models: Some(crate::semantic::models().dir) }
+        let home = tempfile::tempdir().unwrap();
+        seed_embeddings(home.path());
+        Ivd { home, models: Some(crate::semantic::models().dir) }
     }
 
     pub fn cmd(&self) -> Command {
