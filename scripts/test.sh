@@ -11,6 +11,13 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # machine into ./models (git-ignored); `ivd models fetch` verifies and returns at once when present.
 export IVD_MODELS="${IVD_MODELS:-$PWD/models}"
 
+# llama.cpp's server for the real-endpoint test builds in the background (nice 19, about 5 min of
+# both cores on its own): cargo's builds leave a core idle for long stretches (one crate at a time).
+echo "== llama.cpp server: building in the background (log: target/llm-server-install.log)"
+mkdir -p target
+./scripts/llm_server.sh install >target/llm-server-install.log 2>&1 &
+llm_install=$!
+
 echo "== knowledge base (authoring check)"
 python3 scripts/kb_check.py
 echo "== cargo fmt --check"
@@ -18,9 +25,13 @@ cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --quiet -- -D warnings
 echo "== models (IVD_MODELS=$IVD_MODELS)"
-cargo run --quiet -- models fetch
-echo "== llama.cpp server for the real-endpoint test (built once into target/, about 5 min)"
-./scripts/llm_server.sh install >/dev/null
+# Provisioning also embeds the knowledge base into the home it is given; the tests start their
+# homes from a copy of that cache (tests/common: warm_home) instead of embedding it again.
+export IVD_TEST_WARM_HOME="$PWD/target/test-home"
+mkdir -p "$IVD_TEST_WARM_HOME"
+IVD_HOME="$IVD_TEST_WARM_HOME" cargo run --quiet -- models fetch
+echo "== llama.cpp server for the real-endpoint test (waiting for the background build)"
+wait "$llm_install" || { tail -20 target/llm-server-install.log; exit 1; }
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 LLM_CTX=8192 ./scripts/llm_server.sh start "$port" >/dev/null
 trap './scripts/llm_server.sh stop >/dev/null 2>&1 || true' EXIT

@@ -171,7 +171,13 @@ fn prints_of(pieces: &[(Span, usize)], frames: &Frames, voices: Option<&Voices>)
             .chunks(chunk)
             .map(|part| scope.spawn(move || part.iter().map(|p| one(&p.0)).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        // A thread that failed leaves its pieces without prints (they take their neighbours'
+        // speaker) rather than shifting every later print onto the wrong piece.
+        handles
+            .into_iter()
+            .zip(pieces.chunks(chunk))
+            .flat_map(|(h, part)| h.join().unwrap_or_else(|_| vec![None; part.len()]))
+            .collect()
     })
 }
 

@@ -41,6 +41,14 @@ pub fn expected_for(p: &Path) -> PathBuf {
 /// `ivd models fetch`, which warms a home as it does a user's. Without it every test home spends
 /// minutes of both cores embedding the same base again.
 fn warm_home() -> &'static Path {
+    // scripts/test.sh provisions into such a home already: no need to embed the base once more.
+    static GIVEN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let given = GIVEN.get_or_init(|| {
+        std::env::var_os("IVD_TEST_WARM_HOME").map(PathBuf::from).filter(|h| h.join("ivd.sqlite").is_file())
+    });
+    if let Some(h) = given {
+        return h;
+    }
     static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
     HOME.get_or_init(|| {
         let home = tempfile::tempdir().unwrap();
