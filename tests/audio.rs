@@ -183,26 +183,7 @@ fn the_espeak_interview_matches_its_ground_truth_as_flac_and_wav() {
         true_fillers += fillers;
     }
     assert!(found_fillers * 10 >= true_fillers * 8, "{found_fillers} of {true_fillers} fillers");
-    // Pauses: every true pause of 2 s or more is found within 0.2 s, and none of 2 s that is not.
-    let truth_pauses: Vec<(f64, f64)> = t["long_pauses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["start_s"].as_f64().unwrap(), p["end_s"].as_f64().unwrap()))
-        .collect();
-    let found: Vec<(f64, f64)> = qs
-        .iter()
-        .flat_map(|q| q["speech"]["long_pauses"].as_array().unwrap().clone())
-        .map(|p| {
-            let s = p["start_s"].as_f64().unwrap();
-            (s, s + p["duration_s"].as_f64().unwrap())
-        })
-        .filter(|(a, b)| b - a >= 2.0)
-        .collect();
-    assert_eq!(found.len(), truth_pauses.len(), "{found:?} vs {truth_pauses:?}");
-    for ((a, b), (ta, tb)) in found.iter().zip(&truth_pauses) {
-        assert!((a - ta).abs() <= 0.2 && (b - tb).abs() <= 0.2, "pause {a:.2}-{b:.2} vs {ta:.2}-{tb:.2}");
-    }
+    assert_long_pauses_match(&t, qs);
     // The report speaks of delivery and the timeline holds every turn.
     assert!(r["summary"]["speech_avg"].as_u64().unwrap() > 0);
     assert_eq!(r["timeline"]["turns"].as_array().unwrap().len(), merged_turns(&t).len());
@@ -229,6 +210,30 @@ fn master_as_wav(dir: &Path) -> PathBuf {
     }
     w.finalize().unwrap();
     wav
+}
+
+/// Every true pause of 2 s or more (the truth's `long_pauses`) is found within 0.2 s at both ends,
+/// and no pause of 2 s is found that is not there.
+pub fn assert_long_pauses_match(truth: &Value, qs: &[Value]) {
+    let want: Vec<(f64, f64)> = truth["long_pauses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["start_s"].as_f64().unwrap(), p["end_s"].as_f64().unwrap()))
+        .collect();
+    let found: Vec<(f64, f64)> = qs
+        .iter()
+        .flat_map(|q| q["speech"]["long_pauses"].as_array().unwrap().clone())
+        .map(|p| {
+            let s = p["start_s"].as_f64().unwrap();
+            (s, s + p["duration_s"].as_f64().unwrap())
+        })
+        .filter(|(a, b)| b - a >= 2.0)
+        .collect();
+    assert_eq!(found.len(), want.len(), "{found:?} vs {want:?}");
+    for ((a, b), (ta, tb)) in found.iter().zip(&want) {
+        assert!((a - ta).abs() <= 0.2 && (b - tb).abs() <= 0.2, "pause {a:.2}-{b:.2} vs {ta:.2}-{tb:.2}");
+    }
 }
 
 fn comparable(mut v: Value) -> Value {

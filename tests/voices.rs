@@ -135,20 +135,5 @@ fn the_chinese_interview_matches_its_ground_truth() {
         let spoken = a["fillers"].as_array().unwrap().len() as u64;
         assert!(s["filler_count"].as_u64().unwrap() <= spoken, "Q{}: {s:#}", i + 1);
     }
-    let want: Vec<(f64, f64)> = t["long_pauses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["start_s"].as_f64().unwrap(), p["end_s"].as_f64().unwrap()))
-        .collect();
-    let found: Vec<(f64, f64)> = qs
-        .iter()
-        .flat_map(|q| q["speech"]["long_pauses"].as_array().unwrap().clone())
-        .map(|p| (p["start_s"].as_f64().unwrap(), p["start_s"].as_f64().unwrap() + p["duration_s"].as_f64().unwrap()))
-        .filter(|(a, b)| b - a >= 2.0)
-        .collect();
-    assert_eq!(found.len(), want.len(), "{found:?} vs {want:?}");
-    for ((a, b), (ta, tb)) in found.iter().zip(&want) {
-        assert!((a - ta).abs() <= 0.2 && (b - tb).abs() <= 0.2, "pause {a:.2}-{b:.2} vs {ta:.2}-{tb:.2}");
-    }
+    crate::audio::assert_long_pauses_match(&t, qs);
 }

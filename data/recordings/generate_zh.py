@@ -32,10 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
+# The English generator's helpers (stdlib only): 16 kHz mono 16-bit reading, the 1% speech
+# threshold, sample counts to seconds.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import onset_offset, samples, t  # noqa: E402
+
 OUT = Path(__file__).resolve().parent
 WORK = Path(os.environ.get("RECGEN_WORK", "/tmp/recgen/zh"))
 SR = 16000
-THRESH = 0.01 * 32768
 LONG_PAUSE_S = 2.0
 LEAD_S, TAIL_S, TURN_GAP_S, QA_GAP_S = 0.5, 0.5, 0.8, 1.0
 INTERVIEWER_PITCH_CENTS = -500
@@ -91,23 +95,6 @@ def write_wav(path, audio, rate):
         w.setsampwidth(2)
         w.setframerate(rate)
         w.writeframes(pcm.tobytes())
-
-
-def samples(path):
-    with wave.open(str(path), "rb") as w:
-        assert w.getnchannels() == 1 and w.getframerate() == SR, path
-        a = array.array("h")
-        a.frombytes(w.readframes(w.getnframes()))
-    return a
-
-
-def onset_offset(a):
-    idx = [i for i, s in enumerate(a) if abs(s) > THRESH]
-    return (idx[0], idx[-1]) if idx else (None, None)
-
-
-def t(n):
-    return round(n / SR, 6)
 
 
 def chars(text):
