@@ -3,6 +3,8 @@
 # then checks formatting, lints and runs every test. CI runs exactly this through .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every step's start is stamped with the seconds since this script began, for CI's time budget.
+stamp() { echo "== [$(date -u +%H:%M:%S) +${SECONDS}s] $*"; }
 
 ./scripts/deps.sh
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
@@ -13,24 +15,24 @@ export IVD_MODELS="${IVD_MODELS:-$PWD/models}"
 
 # llama.cpp's server for the real-endpoint test builds in the background (nice 19, about 5 min of
 # both cores on its own): cargo's builds leave a core idle for long stretches (one crate at a time).
-echo "== llama.cpp server: building in the background (log: target/llm-server-install.log)"
+stamp "llama.cpp server: building in the background (log: target/llm-server-install.log)"
 mkdir -p target
 ./scripts/llm_server.sh install >target/llm-server-install.log 2>&1 &
 llm_install=$!
 
-echo "== knowledge base (authoring check)"
+stamp "knowledge base (authoring check)"
 python3 scripts/kb_check.py
-echo "== cargo fmt --check"
+stamp "cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy --all-targets -- -D warnings"
+stamp "cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --quiet -- -D warnings
-echo "== models (IVD_MODELS=$IVD_MODELS)"
+stamp "models (IVD_MODELS=$IVD_MODELS)"
 # Provisioning also embeds the knowledge base into the home it is given; the tests start their
 # homes from a copy of that cache (tests/common: warm_home) instead of embedding it again.
 export IVD_TEST_WARM_HOME="$PWD/target/test-home"
 mkdir -p "$IVD_TEST_WARM_HOME"
 IVD_HOME="$IVD_TEST_WARM_HOME" cargo run --quiet -- models fetch
-echo "== llama.cpp server for the real-endpoint test (waiting for the background build)"
+stamp "llama.cpp server for the real-endpoint test (waiting for the background build)"
 wait "$llm_install" || { tail -20 target/llm-server-install.log; exit 1; }
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 LLM_CTX=8192 ./scripts/llm_server.sh start "$port" >/dev/null
@@ -41,7 +43,8 @@ export IVD_REAL_LLM_URL="http://127.0.0.1:$port/v1"
 WHISPER_TESTS=(audio:: voices:: mock::an_answer_can_be_a_recording)
 skips=()
 for t in "${WHISPER_TESTS[@]}"; do skips+=(--skip "$t"); done
-echo "== cargo test (all but recordings, two at a time)"
+stamp "cargo test (all but recordings, two at a time)"
 cargo test --all-targets -- --test-threads 2 "${skips[@]}"
-echo "== cargo test (recordings, one at a time)"
+stamp "cargo test (recordings, one at a time)"
 cargo test --all-targets -- --test-threads 1 "${WHISPER_TESTS[@]}"
+stamp "done"

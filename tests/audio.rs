@@ -167,22 +167,18 @@ fn the_espeak_interview_matches_its_ground_truth_as_flac_and_wav() {
     let qs = r["questions"].as_array().unwrap();
     assert_eq!(qs.len(), answers.len(), "{r:#}");
     let ids: Vec<&str> = answers.iter().map(|a| a["kb_id"].as_str().unwrap()).collect();
-    let mut found_fillers = 0;
-    let mut true_fillers = 0;
     for (i, (q, a)) in qs.iter().zip(&answers).enumerate() {
         assert_eq!(q["references"][0]["id"].as_str(), Some(ids[i]), "Q{}", i + 1);
         let s = &q["speech"];
         let rate = s["rate"].as_f64().unwrap();
         let want = a["words_per_minute"].as_f64().unwrap();
         assert!((rate - want).abs() / want < 0.10, "Q{}: {rate} wpm vs {want}", i + 1);
+        // Every filler counted as spoken, each flagged at its time: the held ones inside their
+        // own utterance's span, "you know" after them.
         let fillers = a["fillers"].as_array().unwrap().len();
-        let got = s["filler_count"].as_u64().unwrap() as usize;
-        // Whisper base keeps most hesitations but not every "uh": none invented, at most one lost.
-        assert!(got <= fillers && got + 1 >= fillers, "Q{}: {got} fillers vs {fillers}", i + 1);
-        found_fillers += got;
-        true_fillers += fillers;
+        assert_eq!(s["filler_count"].as_u64(), Some(fillers as u64), "Q{}: {s:#}", i + 1);
+        assert_fillers_flagged_in_their_spans(a, s);
     }
-    assert!(found_fillers * 10 >= true_fillers * 8, "{found_fillers} of {true_fillers} fillers");
     assert_long_pauses_match(&t, qs);
     // The report speaks of delivery and the timeline holds every turn.
     assert!(r["summary"]["speech_avg"].as_u64().unwrap() > 0);
@@ -192,6 +188,22 @@ fn the_espeak_interview_matches_its_ground_truth_as_flac_and_wav() {
     let dir = tempfile::tempdir().unwrap();
     let from_wav = comparable(diagnose(&ivd, &master_as_wav(dir.path()), &[]));
     assert_eq!(comparable(r), from_wav);
+}
+
+/// Every held filler of the truth (`filler_spans`) has a filler flag inside its span (give or take
+/// 0.4 s: whisper's word times and the held-sound detector both blur the edges).
+pub fn assert_fillers_flagged_in_their_spans(truth_answer: &Value, speech: &Value) {
+    let flags: Vec<f64> = speech["flags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "filler")
+        .filter_map(|f| f["t_s"].as_f64())
+        .collect();
+    for span in truth_answer["filler_spans"].as_array().unwrap() {
+        let (a, b) = (span["start_s"].as_f64().unwrap(), span["end_s"].as_f64().unwrap());
+        assert!(flags.iter().any(|t| *t >= a - 0.4 && *t <= b + 0.4), "{span} not flagged: {flags:?}");
+    }
 }
 
 /// The FLAC master written out as a 16-bit WAV, sample for sample.
@@ -281,11 +293,41 @@ fn mp3_and_m4a_transcribe_like_the_master() {
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         let srt = stdout(&o);
         assert_eq!(srt.matches(" --> ").count(), merged_turns(&truth()).len(), "{name}: {srt}");
-        let lower = srt.to_lowercase();
-        for phrase in ["know when to stop", "long term memory", "failed in production", "feature flag"] {
-            assert!(lower.contains(phrase), "{name}: {phrase:?} missing in {srt}");
+        // Word error rate against the script: whisper base reads the lossless master at about 9%;
+        // a 32 kb/s copy may cost a few points more, never the content.
+        let said: String = srt.lines().filter_map(|l| l.split_once(": ").map(|(_, t)| t.to_string() + " ")).collect();
+        let script: String = truth()["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["text"].as_str().unwrap().to_string() + " ")
+            .collect();
+        let wer = word_error_rate(&script, &said);
+        println!("{name}: word error rate {wer:.3}");
+        assert!(wer <= 0.2, "{name}: word error rate {wer:.3}: {srt}");
+    }
+}
+
+/// Word-level edit distance over the reference's length, on lower-case words (hyphens split).
+fn word_error_rate(reference: &str, hypothesis: &str) -> f64 {
+    let words = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .replace('-', " ")
+            .split_whitespace()
+            .map(|w| w.chars().filter(|c| c.is_alphanumeric() || *c == '\'').collect::<String>())
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (r, h) = (words(reference), words(hypothesis));
+    let mut row: Vec<usize> = (0..=h.len()).collect();
+    for (i, rw) in r.iter().enumerate() {
+        let prev = row.clone();
+        row[0] = i + 1;
+        for (j, hw) in h.iter().enumerate() {
+            row[j + 1] = (prev[j + 1] + 1).min(row[j] + 1).min(prev[j] + usize::from(rw != hw));
         }
     }
+    row[h.len()] as f64 / r.len().max(1) as f64
 }
 
 #[test]

@@ -19,7 +19,7 @@ pub fn models() -> Models {
 
 /// One search engine per test binary: loading the model and embedding the knowledge base is the
 /// expensive part, the searches are cheap.
-fn engine() -> &'static KbSearch {
+pub fn engine() -> &'static KbSearch {
     use std::sync::OnceLock;
     static S: OnceLock<(tempfile::TempDir, KbSearch)> = OnceLock::new();
     &S.get_or_init(|| {

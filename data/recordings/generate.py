@@ -61,35 +61,57 @@ TURNS = [
      "parts": ["How does an agent know when to stop, and how do you design termination "
                "conditions to prevent infinite loops?"]},
     {"speaker": "candidate", "kind": "answer", "kb_id": "agent-basic-008",
-     "parts": ["Um, the normal stop is when the model replies without calling any tool, or calls "
+     "parts": [{"filler": "Um,"},
+               "the normal stop is when the model replies without calling any tool, or calls "
                "a dedicated final answer tool. But I never trust that alone. I add hard caps on "
                "turns, tokens, wall clock time and cost, and I detect loops, such as the same tool "
-               "call repeated three times. Uh, when a cap is hit, the agent returns its partial "
-               "result instead of just failing."]},
+               "call repeated three times.",
+               {"filler": "Uh,"},
+               "when a cap is hit, the agent returns its partial result instead of just failing."]},
     {"speaker": "interviewer", "kind": "question", "kb_id": "memory-001",
      "parts": ["What is the difference between short-term and long-term memory in an LLM agent, "
                "and how is each implemented?"]},
     {"speaker": "candidate", "kind": "answer", "kb_id": "memory-001",
      "parts": ["The model is stateless, so short-term memory is just the context window we "
-               "rebuild on every request. We keep it small with a sliding window, or uh, a "
-               "summary of older turns.",
+               "rebuild on every request. We keep it small with a sliding window, or",
+               {"filler": "uh,"},
+               "a summary of older turns.",
                2.5,
                "Long-term memory is a persistent store outside the model that survives across "
-               "sessions. Um, a write path extracts facts, and a read path retrieves the relevant "
+               "sessions.",
+               {"filler": "Um,"},
+               "a write path extracts facts, and a read path retrieves the relevant "
                "ones, you know, within a token budget."]},
     {"speaker": "interviewer", "kind": "question", "kb_id": "behavioral-002",
      "parts": ["Tell me about a time your agent failed in production. What did you do?"]},
     {"speaker": "candidate", "kind": "answer", "kb_id": "behavioral-002",
-     "parts": ["Um, last year our support agent started approving refunds that it should have "
+     "parts": [{"filler": "Um,"},
+               "last year our support agent started approving refunds that it should have "
                "escalated. I owned the incident, so first I switched it off with a feature flag "
                "and sent those cases to human review.",
                3.0,
-               "Then I, uh, traced the failing runs and found a prompt change that skipped the "
+               "Then I,",
+               {"filler": "uh,"},
+               "traced the failing runs and found a prompt change that skipped the "
                "policy check. We fixed it, added a regression test set and an alert, and wrote a "
                "blameless postmortem."]},
     {"speaker": "interviewer", "kind": "closing",
      "parts": ["Thank you, that's all from me."]},
 ]
+
+
+# A filled pause is its own utterance, held as people hold it (about 0.3-0.6 s of voicing) rather
+# than clipped inside a sentence at speaking rate: espeak-ng's slowest rate, 80 wpm, gives 0.42 s
+# of voicing for "uh" and 0.58 s for "um".
+FILLER_RATE = 80
+# What this script writes (and deletes before writing); other files here are left alone.
+OUTPUTS = ("interview_en.flac", "interview_en_head.wav", "interview_en_stereo.ogg", "interview_en.mp3",
+           "interview_en.m4a", "interview_en.webm", "silence_1s.wav", "noise_1s.wav",
+           "hires_96k24_stereo.wav", "interview_en.truth.json")
+
+
+def text_of(part):
+    return part["filler"] if isinstance(part, dict) else part
 
 
 def run(cmd):
@@ -173,13 +195,15 @@ def main():
             n_utt += 1
             raw = WORK / f"utt{n_utt:02d}_raw.wav"
             wav = WORK / f"utt{n_utt:02d}.wav"
-            run(["espeak-ng", "-v", v["voice"], "-s", str(v["rate"]), "-p", str(v["pitch"]), "-w", str(raw), part])
+            say, rate = (part["filler"], FILLER_RATE) if isinstance(part, dict) else (part, v["rate"])
+            run(["espeak-ng", "-v", v["voice"], "-s", str(rate), "-p", str(v["pitch"]), "-w", str(raw), say])
             run(["sox", "-R", "-D", str(raw), "-r", str(SR), "-c", "1", "-b", "16",
                  "-e", "signed-integer", str(wav)])
             a = samples(wav)
             on, off = onset_offset(a)
             assert on is not None, f"no speech in {wav}"
-            turn["utts"].append({"text": part, "path": wav, "n": len(a), "on": on, "off": off})
+            turn["utts"].append({"text": text_of(part), "path": wav, "n": len(a), "on": on, "off": off,
+                                 "filler": isinstance(part, dict)})
 
     # 2. Lay out the timeline (in samples) and the sox concatenation lists.
     def ns(sec):
@@ -268,7 +292,7 @@ def main():
         return str(OUT / name)
 
     for f in OUT.iterdir():
-        if f.name not in ("generate.py", "README.md") and f.is_file():
+        if f.is_file() and f.name in OUTPUTS:
             f.unlink()
     run(["sox", "-R", "-D", str(master_wav), out("interview_en.flac")])
     run(["sox", "-R", "-D", str(master_wav), out("interview_en_head.wav"), "trim", "0", f"{ns(HEAD_S)}s"])
@@ -297,7 +321,7 @@ def main():
     # 5. Ground truth.
     turns_json = []
     for i, tr in enumerate(TURNS):
-        text = " ".join(p for p in tr["parts"] if isinstance(p, str))
+        text = " ".join(text_of(p) for p in tr["parts"] if not isinstance(p, (int, float)))
         j = {"index": i, "speaker": tr["speaker"], "kind": tr["kind"]}
         if "kb_id" in tr:
             j["kb_id"] = tr["kb_id"]
@@ -311,6 +335,8 @@ def main():
             j["speech_s"] = t(speech_n)
             j["words_per_minute"] = round(len(words(text)) * 60 * SR / speech_n, 2)
             j["fillers"] = fillers(text)
+            j["filler_spans"] = [{"word": fillers(u["text"])[0], "start_s": t(u["start"] + u["on"]),
+                                  "end_s": t(u["start"] + u["off"])} for u in tr["utts"] if u["filler"]]
             j["pauses"] = [{"start_s": t(s), "end_s": t(e)} for s, e in tr["pauses"]]
         j["utterances"] = [{
             "text": u["text"],
@@ -344,6 +370,8 @@ def main():
             "pauses": "the inserted digital-silence spans (absolute); the silence between speech is "
                       "wider by espeak's trailing/leading silence, see long_pauses",
             "long_pauses": "every gap >= 2.0 s between speech_offset and the next speech_onset, absolute",
+            "filler_spans": f"each filled pause's own utterance (espeak-ng at {FILLER_RATE} wpm), onset to "
+                            "offset, absolute",
         },
         "long_pauses": long_pauses,
         "max_other_gap_between_speech_s": t(max_other_gap),

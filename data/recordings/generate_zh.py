@@ -51,7 +51,8 @@ TURNS = [
     {"speaker": "interviewer", "kind": "question", "kb_id": "memory-001",
      "parts": ["智能体的短期记忆和长期记忆有什么区别？各自怎么实现？"]},
     {"speaker": "candidate", "kind": "answer", "kb_id": "memory-001",
-     "parts": ["嗯，模型本身是无状态的，短期记忆其实就是每次请求重新拼进去的上下文窗口，"
+     "parts": [{"filler": "嗯", "say": "恩。"},
+               "模型本身是无状态的，短期记忆其实就是每次请求重新拼进去的上下文窗口，"
                "太长了就用滑动窗口或者摘要压缩。",
                2.5,
                "长期记忆要放在模型外面的持久化存储里，跨会话保留。写入的时候抽取值得记住的事实，"
@@ -62,11 +63,21 @@ TURNS = [
      "parts": ["去年我们的客服助手开始批准本该转人工的退款。我是负责人，先用功能开关把它关掉，"
                "把这些单子转给人工复核。",
                3.0,
-               "呃，然后我排查了失败的调用记录，发现是一次提示词改动跳过了策略检查。"
+               {"filler": "呃", "say": "婀。"},
+               "然后我排查了失败的调用记录，发现是一次提示词改动跳过了策略检查。"
                "我们修好以后，加了回归测试集和告警，还写了复盘报告。"]},
     {"speaker": "interviewer", "kind": "closing", "parts": ["好的，谢谢，今天就到这里。"]},
 ]
 FILLERS = ("嗯", "呃")
+# A filled pause is its own utterance, as people make it: a level-toned vowel held about half a
+# second (Mandarin 嗯/呃 are level and lengthened; the voice's own 嗯 comes out rising, as en2, and
+# 呃 falling, as e4). So the voice says a level-toned homophone (恩 en1, 婀 e1), slowed to half speed
+# with sox's tempo (pitch kept): about 0.5 and 0.7 s of voicing.
+FILLER_TEMPO = "0.5"
+
+
+def text_of(part):
+    return part["filler"] if isinstance(part, dict) else part
 
 
 def run(cmd):
@@ -113,12 +124,16 @@ def main():
                 continue
             n_utt += 1
             raw, wav = WORK / f"utt{n_utt:02d}_raw.wav", WORK / f"utt{n_utt:02d}.wav"
-            write_wav(raw, engine.synthesis(part, sil_time=0.25), engine.sample_rate)
+            say = part["say"] if isinstance(part, dict) else part
+            write_wav(raw, engine.synthesis(say, sil_time=0.25), engine.sample_rate)
             effects = ["pitch", str(INTERVIEWER_PITCH_CENTS)] if turn["speaker"] == "interviewer" else []
+            if isinstance(part, dict):
+                effects = ["tempo", "-s", FILLER_TEMPO]
             run(["sox", "-R", "-D", str(raw), "-r", str(SR), "-c", "1", "-b", "16", str(wav), *effects])
             a = samples(wav)
             on, off = onset_offset(a)
-            turn["utts"].append({"text": part, "a": a, "n": len(a), "on": on, "off": off})
+            turn["utts"].append({"text": text_of(part), "a": a, "n": len(a), "on": on, "off": off,
+                                 "filler": isinstance(part, dict)})
 
     master = array.array("h")
     for k, turn in enumerate(TURNS):
@@ -152,7 +167,7 @@ def main():
 
     turns_json = []
     for i, tr in enumerate(TURNS):
-        text = "".join(p for p in tr["parts"] if isinstance(p, str))
+        text = "".join(text_of(p) for p in tr["parts"] if not isinstance(p, (int, float)))
         j = {"index": i, "speaker": tr["speaker"], "kind": tr["kind"], "text": text,
              "start_s": t(tr["start"]), "end_s": t(tr["end"]), "characters": chars(text)}
         if "kb_id" in tr:
@@ -162,6 +177,8 @@ def main():
             j["speech_s"] = t(speech_n)
             j["chars_per_minute"] = round(chars(text) * 60 * SR / speech_n, 2)
             j["fillers"] = [c for c in text if c in FILLERS]
+            j["filler_spans"] = [{"word": u["text"], "start_s": t(u["start"] + u["on"]),
+                                  "end_s": t(u["start"] + u["off"])} for u in tr["utts"] if u["filler"]]
             j["pauses"] = [{"start_s": t(s), "end_s": t(e)} for s, e in tr["pauses"]]
         turns_json.append(j)
     truth = {
@@ -174,6 +191,7 @@ def main():
             "speech_s": "end_s - start_s minus the inserted long pauses",
             "chars_per_minute": "characters * 60 / speech_s",
             "long_pauses": "every gap >= 2.0 s between speech (|amplitude| > 1% of full scale), absolute",
+            "filler_spans": "each filled pause's own utterance, onset to offset (absolute)",
         },
         "long_pauses": long_pauses,
         "turns": turns_json,

@@ -21,10 +21,20 @@ const F0_MAX: f32 = 400.0;
 /// 0.45 as its voicing threshold).
 const VOICING: f32 = 0.45;
 
+/// Edges (Hz) of the broad bands whose balance tells a held vowel from changing speech: each
+/// holds several harmonics even of a high voice, so the balance does not flicker with F0 as the
+/// narrow low mel bands do.
+const BAND_EDGES_HZ: [f32; BANDS + 1] = [300.0, 800.0, 1500.0, 2500.0, 4000.0, 7000.0];
+pub const BANDS: usize = 5;
+/// Band levels are floored here: a nearly empty band's level swings by many dB on noise alone.
+const BAND_FLOOR_DB: f32 = -20.0;
+
 /// Per-frame features of a stretch of audio; frame `i` covers `i * HOP` onwards.
 #[derive(Debug, Clone, Default)]
 pub struct Frames {
     pub mfcc: Vec<[f32; CEPS]>,
+    /// Level of each broad band relative to the frame's whole level, dB, floored at -20.
+    pub bands: Vec<[f32; BANDS]>,
     /// F0 in Hz, 0 where unvoiced.
     pub f0: Vec<f32>,
     /// Loudness in dB full scale.
@@ -97,7 +107,13 @@ impl Mfcc {
 pub fn frames(samples: &[f32]) -> Frames {
     let m = Mfcc::new();
     let n = samples.len() / HOP;
-    let mut out = Frames { mfcc: Vec::with_capacity(n), f0: Vec::with_capacity(n), db: Vec::with_capacity(n) };
+    let mut out = Frames {
+        mfcc: Vec::with_capacity(n),
+        bands: Vec::with_capacity(n),
+        f0: Vec::with_capacity(n),
+        db: Vec::with_capacity(n),
+    };
+    let bin = |hz: f32| (hz * NFFT as f32 / SAMPLE_RATE as f32).round() as usize;
     let mut input = m.fft.make_input_vec();
     let mut spectrum = m.fft.make_output_vec();
     for i in 0..n {
@@ -111,8 +127,14 @@ pub fn frames(samples: &[f32]) -> Frames {
             input[j] = v * m.window[j];
         }
         let mut c = [0.0f32; CEPS];
+        let mut bands = [0.0f32; BANDS];
         if m.fft.process(&mut input, &mut spectrum).is_ok() {
             let power: Vec<f32> = spectrum.iter().map(|z| z.norm_sqr()).collect();
+            let total: f32 = power.iter().sum::<f32>() + 1e-10;
+            for (b, v) in bands.iter_mut().enumerate() {
+                let e: f32 = power[bin(BAND_EDGES_HZ[b])..bin(BAND_EDGES_HZ[b + 1])].iter().sum();
+                *v = (10.0 * ((e + 1e-10) / total).log10()).max(BAND_FLOOR_DB);
+            }
             let mut logmel = [0.0f32; MELS];
             for (b, (first, w)) in m.filters.iter().enumerate() {
                 let e: f32 =
@@ -124,6 +146,7 @@ pub fn frames(samples: &[f32]) -> Frames {
             }
         }
         out.mfcc.push(c);
+        out.bands.push(bands);
         out.f0.push(pitch(samples, start));
     }
     out

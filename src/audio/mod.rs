@@ -3,10 +3,12 @@
 
 pub mod decode;
 pub mod features;
+pub mod hesitation;
 pub mod pipeline;
 pub mod resample;
 pub mod silero;
 pub mod speakers;
+pub mod transcript_cache;
 pub mod turns;
 pub mod vad;
 pub mod voiceprint;

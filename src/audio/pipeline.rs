@@ -1,16 +1,18 @@
 //! A recording, start to finish: decode, voice activity, acoustic features, who spoke when,
 //! transcription, and turns. Timed step by step for `ivd bench`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
 use super::features::{self, Frames};
+use super::hesitation;
 use super::speakers::{self, ChannelMode, Diarization};
+use super::transcript_cache;
 use super::turns::{self, AudioTurn};
-use super::vad::{self, Activity, VadKind};
+use super::vad::{self, Activity, Span, VadKind};
 use super::voiceprint::Encoder;
 use super::whisper::{self, Transcriber, Transcription};
 use super::{decode, AudioError, SourceFormat};
@@ -22,11 +24,19 @@ pub struct Options {
     pub channels: Option<ChannelMode>,
     pub vad: VadKind,
     pub threads: usize,
+    /// Where transcriptions are kept (transcript_cache); None transcribes every time.
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { language: None, channels: None, vad: VadKind::default(), threads: whisper::default_threads() }
+        Options {
+            language: None,
+            channels: None,
+            vad: VadKind::default(),
+            threads: whisper::default_threads(),
+            cache_dir: None,
+        }
     }
 }
 
@@ -37,6 +47,9 @@ pub struct Timings {
     pub speakers_ms: u64,
     pub load_ms: u64,
     pub transcribe_ms: u64,
+    /// The transcription came from the cache (no whisper pass).
+    #[serde(default)]
+    pub cached: bool,
 }
 
 /// Everything learnt from a recording; the samples themselves are not kept.
@@ -51,6 +64,7 @@ pub struct Recording {
     pub turns: Vec<AudioTurn>,
     /// Pitch and level every 10 ms (MFCCs dropped).
     pub frames: Frames,
+    pub filled_pauses: Vec<Span>,
     pub timings: Timings,
 }
 
@@ -64,6 +78,8 @@ pub struct Heard {
     pub audio: super::Audio,
     pub activity: Activity,
     pub frames: Frames,
+    /// Held vowels and nasals heard as filled pauses (hesitation.rs), whatever whisper writes.
+    pub filled_pauses: Vec<Span>,
     pub diarization: Diarization,
     pub timings: Timings,
 }
@@ -112,9 +128,11 @@ pub fn listen(path: &Path, models: &Models, opts: &Options) -> Result<Heard, Aud
             speakers::diarize(&frames, &activity, voices.as_ref())
         }
     };
+    let filled_pauses = hesitation::filled_pauses(&frames);
     frames.mfcc = Vec::new();
+    frames.bands = Vec::new();
     timings.speakers_ms = ms(t);
-    Ok(Heard { audio, activity, frames, diarization, timings })
+    Ok(Heard { audio, activity, frames, filled_pauses, diarization, timings })
 }
 
 /// Decode, detect and transcribe `path`. `progress` gets the fraction of transcription done.
@@ -125,21 +143,38 @@ pub fn process(
     progress: &mut dyn FnMut(f64),
     cancel: &CancellationToken,
 ) -> Result<Recording, AudioError> {
-    let Heard { audio, activity, frames, diarization, mut timings } = listen(path, models, opts)?;
+    let Heard { audio, activity, frames, filled_pauses, diarization, mut timings } = listen(path, models, opts)?;
     let transcription = if activity.regions.is_empty() {
         Transcription { language: opts.language.clone().unwrap_or_else(|| "en".into()), segments: Vec::new() }
     } else {
-        let t = Instant::now();
         let model = models
             .file(models::WHISPER_BASE)
             .map_err(|e| AudioError::Model { what: "Whisper", message: e.to_string() })?;
-        let transcriber = Transcriber::load(&model)?;
-        timings.load_ms = ms(t);
-        let t = Instant::now();
-        let wopts = whisper::Options { language: opts.language.as_deref(), threads: opts.threads };
-        let tr = transcriber.transcribe(&audio.mono, &activity, &wopts, progress, cancel)?;
-        timings.transcribe_ms = ms(t);
-        tr
+        let cache = opts
+            .cache_dir
+            .as_deref()
+            .map(|dir| (dir, transcript_cache::key(&audio.mono, &activity, opts.language.as_deref(), &model)));
+        match cache.as_ref().and_then(|(dir, key)| transcript_cache::load(dir, key)) {
+            Some(tr) => {
+                tracing::info!("transcription of {} from the cache", path.display());
+                timings.cached = true;
+                progress(1.0);
+                tr
+            }
+            None => {
+                let t = Instant::now();
+                let transcriber = Transcriber::load(&model)?;
+                timings.load_ms = ms(t);
+                let t = Instant::now();
+                let wopts = whisper::Options { language: opts.language.as_deref(), threads: opts.threads };
+                let tr = transcriber.transcribe(&audio.mono, &activity, &wopts, progress, cancel)?;
+                timings.transcribe_ms = ms(t);
+                if let Some((dir, key)) = &cache {
+                    transcript_cache::store(dir, key, &tr);
+                }
+                tr
+            }
+        }
     };
     let zh = transcription.language == "zh";
     let turns = turns::build(&transcription, &diarization, zh);
@@ -152,6 +187,7 @@ pub fn process(
         transcription,
         turns,
         frames,
+        filled_pauses,
         timings,
     })
 }

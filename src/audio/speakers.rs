@@ -457,7 +457,7 @@ mod tests {
         db.extend(vec![-20.0; 100]);
         db.extend(vec![-70.0; 5]);
         db.extend(vec![-20.0; 50]);
-        let frames = Frames { mfcc: Vec::new(), f0: vec![0.0; db.len()], db };
+        let frames = Frames { f0: vec![0.0; db.len()], db, ..Frames::default() };
         let region = Span { start_s: 0.0, end_s: 2.85 };
         let a = split_at_dips(&frames, &Activity { regions: vec![region], duration_s: 2.85 });
         assert_eq!(a.regions.len(), 2, "{:?}", a.regions);

@@ -48,10 +48,12 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
             push(&mut turns, who, w.clone());
         }
     }
-    // Absorb stray one-word turns sandwiched in another speaker's talk.
+    // Absorb stray one-word turns, and lone hesitations, sandwiched in another speaker's talk: a
+    // held "uh" or 呃 sounds unlike its speaker's words and can cluster with the other voice.
     let mut i = 1;
     while i + 1 < turns.len() {
-        if turns[i].words.len() < MIN_TURN_WORDS && turns[i - 1].speaker == turns[i + 1].speaker {
+        let stray = turns[i].words.len() < MIN_TURN_WORDS || turns[i].words.iter().all(|w| hesitation(&w.text));
+        if stray && turns[i - 1].speaker == turns[i + 1].speaker {
             let mid = turns.remove(i);
             let next = turns.remove(i);
             let prev = &mut turns[i - 1];
@@ -67,6 +69,14 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
     }
     turns.retain(|t| !t.text.trim().is_empty());
     turns
+}
+
+/// A word that is only a hesitation sound (or only punctuation).
+fn hesitation(text: &str) -> bool {
+    let w: String = text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    w.is_empty()
+        || w.chars().all(|c| matches!(c, '嗯' | '呃' | '额' | '啊'))
+        || matches!(w.as_str(), "um" | "umm" | "uh" | "uhh" | "uhm" | "er" | "erm" | "hmm" | "mm")
 }
 
 fn push(turns: &mut Vec<AudioTurn>, speaker: usize, w: Word) {

@@ -34,6 +34,59 @@ pub const EN_PROMPT: &str = "So, um, I think, uh, we did it.";
 
 static LOG_HOOKS: Once = Once::new();
 
+/// whisper.cpp reads a window in passes, each starting where the last one's text ended. A pass
+/// over the last 110-150 ms that yields any text trips an assertion in its DTW alignment (a
+/// median filter 7 audio tokens wide over fewer) and aborts the whole process; it happened on
+/// the M4A copy of the test interview. A later pass needs at least this much audio left (10 ms
+/// frames); speech left at a window's end is read again by the recovery passes.
+const MIN_PASS_FRAMES: i32 = 50;
+
+/// whisper.cpp's log into `tracing` (target `whisper`), as whisper-rs's hook does, except that
+/// [`before_pass`] stopping a window is routine, not the error whisper.cpp logs it as.
+unsafe extern "C" fn whisper_log(
+    level: whisper_rs::whisper_rs_sys::ggml_log_level,
+    text: *const std::ffi::c_char,
+    _user: *mut std::ffi::c_void,
+) {
+    use whisper_rs::whisper_rs_sys as sys;
+    if text.is_null() {
+        return;
+    }
+    // SAFETY: whisper.cpp passes a NUL-terminated message.
+    let msg = unsafe { std::ffi::CStr::from_ptr(text) }.to_string_lossy();
+    let msg = msg.trim();
+    match level {
+        _ if msg.contains("encoder_begin_callback returned false") => tracing::debug!(target: "whisper", "{msg}"),
+        sys::ggml_log_level_GGML_LOG_LEVEL_ERROR => tracing::error!(target: "whisper", "{msg}"),
+        sys::ggml_log_level_GGML_LOG_LEVEL_WARN => tracing::warn!(target: "whisper", "{msg}"),
+        sys::ggml_log_level_GGML_LOG_LEVEL_INFO => tracing::info!(target: "whisper", "{msg}"),
+        _ => tracing::debug!(target: "whisper", "{msg}"),
+    }
+}
+
+/// The window's length, for [`before_pass`].
+struct PassGuard {
+    frames: i32,
+}
+
+/// whisper.cpp's encoder-begin callback: false stops the window's passes (gracefully: the text
+/// so far is kept).
+unsafe extern "C" fn before_pass(
+    _ctx: *mut whisper_rs::whisper_rs_sys::whisper_context,
+    state: *mut whisper_rs::whisper_rs_sys::whisper_state,
+    user: *mut std::ffi::c_void,
+) -> bool {
+    use whisper_rs::whisper_rs_sys::{whisper_full_get_segment_t1_from_state, whisper_full_n_segments_from_state};
+    // SAFETY: `user` is the `PassGuard` that `window` keeps alive across `full`; the state is the
+    // one being decoded, and its segment count and times are plain reads.
+    let (guard, n) = unsafe { (&*(user as *const PassGuard), whisper_full_n_segments_from_state(state)) };
+    if n == 0 {
+        return true;
+    }
+    let read_to = unsafe { whisper_full_get_segment_t1_from_state(state, n - 1) };
+    guard.frames - read_to as i32 >= MIN_PASS_FRAMES
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Word {
     pub start_s: f64,
@@ -75,7 +128,12 @@ pub fn default_threads() -> usize {
 
 impl Transcriber {
     pub fn load(model: &Path) -> Result<Transcriber, AudioError> {
-        LOG_HOOKS.call_once(whisper_rs::install_logging_hooks);
+        LOG_HOOKS.call_once(|| {
+            whisper_rs::install_logging_hooks();
+            // SAFETY: replaces whisper's log callback (ggml's stays whisper-rs's) with a function
+            // that only reads the message; done once, before any context exists.
+            unsafe { whisper_rs::whisper_rs_sys::whisper_log_set(Some(whisper_log), std::ptr::null_mut()) };
+        });
         let params = WhisperContextParameters {
             dtw_parameters: DtwParameters {
                 mode: DtwMode::ModelPreset { model_preset: DtwModelPreset::Base },
@@ -173,10 +231,9 @@ impl Transcriber {
                     word.end_s += part.start_s;
                 }
             }
-            let heard = segs
-                .iter()
-                .flat_map(|s| s.words.iter().map(|x| x.end_s.min(x.start_s + 1.0)))
-                .fold(part.start_s, f64::max);
+            // Onsets only: DTW places a window's last word late and stretches its end, which
+            // hid a question that followed an answer in one window (the M4A interview).
+            let heard = segs.iter().flat_map(|s| s.words.iter().map(|x| x.start_s)).fold(part.start_s, f64::max);
             out.extend(segs);
             // Speech regions that start after the last word heard, and how much speech they hold.
             let rest: Vec<&Span> =
@@ -229,6 +286,13 @@ impl Transcriber {
         } else {
             slice
         };
+        let guard = PassGuard { frames: (input.len() / (SAMPLE_RATE as usize / 100)) as i32 };
+        // SAFETY: `before_pass` only reads the state's segments, and `guard` outlives `full`,
+        // which runs to completion before this function returns.
+        unsafe {
+            params.set_start_encoder_callback(Some(before_pass));
+            params.set_start_encoder_callback_user_data(&guard as *const PassGuard as *mut std::ffi::c_void);
+        }
         let result = state.full(params, input);
         if cancel.is_cancelled() {
             return Err(AudioError::Cancelled);

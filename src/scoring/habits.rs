@@ -93,6 +93,16 @@ fn hesitation_en(w: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a written word is itself a hesitation ("um", "uhh", 嗯, 呃).
+pub fn is_filler_word(text: &str, zh: bool) -> bool {
+    if zh {
+        let han: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
+        !han.is_empty() && han.iter().all(|c| HESITATION_ZH.contains(c))
+    } else {
+        hesitation_en(&clean(text)).is_some()
+    }
+}
+
 fn clean(w: &str) -> String {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase()
 }

@@ -126,6 +126,7 @@ async fn steps(
                     text: None,
                     words,
                     speech: rec.speech.clone(),
+                    filled_pauses: rec.filled_pauses.clone(),
                     lang: Some(q_lang.into()),
                     f0_hz: part(&rec.f0),
                     level_db: part(&rec.db),

@@ -137,6 +137,7 @@ pub async fn question_report(
             text: Some(pair.answer.clone()),
             words: Vec::new(),
             speech: Vec::new(),
+            filled_pauses: Vec::new(),
             lang: Some(lang_code(q_lang).into()),
             f0_hz: Vec::new(),
             level_db: Vec::new(),

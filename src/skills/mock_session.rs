@@ -220,6 +220,7 @@ impl MockState {
                     text: None,
                     words,
                     speech: rec.speech.clone(),
+                    filled_pauses: rec.filled_pauses.clone(),
                     lang: Some(self.lang.clone()),
                     f0_hz: rec.f0.clone(),
                     level_db: rec.db.clone(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{Tool, ToolContext, ToolError};
 use crate::audio::features::frame_at;
 use crate::audio::vad::Span;
-use crate::scoring::habits::{self, Count, Habits, Spoken};
+use crate::scoring::habits::{self, Count, Habits, Occurrence, Spoken};
 use crate::scoring::speech::{self, Delivery, SpeechScore};
 
 pub struct AnalyzeSpeech;
@@ -32,6 +32,10 @@ pub struct AnalyzeSpeechArgs {
     /// Speech regions of the recording (from `transcribe_audio`); pauses are the gaps between them.
     #[serde(default)]
     pub speech: Vec<Span>,
+    /// Held sounds heard as filled pauses (from `transcribe_audio`): each one that no written
+    /// word accounts for counts as a filler.
+    #[serde(default)]
+    pub filled_pauses: Vec<Span>,
     /// "en" or "zh"; from the text when absent.
     #[serde(default)]
     pub lang: Option<String>,
@@ -63,12 +67,11 @@ impl Tool for AnalyzeSpeech {
 
     async fn execute(&self, args: AnalyzeSpeechArgs, ctx: &ToolContext) -> Result<AnalyzeSpeechOutput, ToolError> {
         // Blocking work off the async workers, so the call's time limit can fire.
-        let c = ctx.clone();
-        ctx.blocking(move || run(&c, args)).await
+        ctx.blocking(move || run(args)).await
     }
 }
 
-fn run(_ctx: &ToolContext, args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutput, ToolError> {
+fn run(args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutput, ToolError> {
     let text = match (&args.text, args.words.is_empty()) {
         (Some(t), true) => t.clone(),
         (None, false) => args.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
@@ -92,7 +95,9 @@ fn run(_ctx: &ToolContext, args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutpu
             .map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) })
             .collect()
     };
-    let h = habits::analyze(&spoken, zh);
+    let mut h = habits::analyze(&spoken, zh);
+    h.fillers.extend(unwritten_fillers(&args, &h, zh));
+    h.fillers.sort_by(|a, b| a.t_s.partial_cmp(&b.t_s).unwrap_or(std::cmp::Ordering::Equal));
     let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
     Ok(AnalyzeSpeechOutput {
         fillers: Habits::counts(&h.fillers),
@@ -100,6 +105,40 @@ fn run(_ctx: &ToolContext, args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutpu
         repeats: Habits::counts(&h.repeats),
         speech,
     })
+}
+
+/// A written filler within this distance of a held sound is the same filler.
+const SAME_FILLER_S: f64 = 0.4;
+/// A held sound this long before the answer's first word still opens the answer ("嗯…… 模型");
+/// the question before it ends a second or more earlier (a turn gap).
+const OPENING_FILLER_S: f64 = 1.0;
+
+/// Filled pauses heard inside the answer that the words do not account for: no written filler
+/// near it and no other word starting in it (a word held long is that word, not a filler).
+/// A word's onset may come a little before the held sound; the word after a dropped filler
+/// starts at its end.
+fn unwritten_fillers(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> Vec<Occurrence> {
+    let (Some(first), Some(last)) = (args.words.first(), args.words.last()) else { return Vec::new() };
+    let (from, to) = (first.start_s - OPENING_FILLER_S, last.end_s);
+    let written: Vec<f64> = h.fillers.iter().filter_map(|o| o.t_s).collect();
+    args.filled_pauses
+        .iter()
+        .filter(|p| p.start_s >= from && p.end_s <= to + SAME_FILLER_S)
+        .filter(|p| !written.iter().any(|t| *t >= p.start_s - SAME_FILLER_S && *t <= p.end_s + SAME_FILLER_S))
+        .filter(|p| {
+            !args.words.iter().any(|w| {
+                let spoken = w.text.chars().any(char::is_alphanumeric); // not a lone quote mark
+                spoken
+                    && w.start_s > p.start_s - 0.15
+                    && w.start_s < p.end_s - 0.1
+                    && !habits::is_filler_word(&w.text, zh)
+            })
+        })
+        .map(|p| Occurrence {
+            word: if zh { "有声停顿（未转写）" } else { "filled pause (not transcribed)" }.into(),
+            t_s: Some(p.start_s),
+        })
+        .collect()
 }
 
 fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
@@ -120,4 +159,47 @@ fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
     };
     let (f0, db) = (frames(&args.f0_hz), frames(&args.level_db));
     speech::score(&Delivery { zh, span_s: span, pauses: &pauses, habits: h, f0: &f0, db: &db })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, start_s: f64) -> TimedWord {
+        TimedWord { text: text.into(), start_s, end_s: start_s + 0.3 }
+    }
+
+    fn held(start_s: f64, end_s: f64) -> Span {
+        Span { start_s, end_s }
+    }
+
+    #[test]
+    fn held_sounds_count_only_where_no_word_accounts_for_them() {
+        let words = vec![
+            word("So", 0.0),
+            word("um,", 0.5),
+            word("the", 1.0),
+            word("cache", 1.3),
+            word("is", 2.6),
+            word("warm.", 2.9),
+        ];
+        let args = AnalyzeSpeechArgs {
+            text: None,
+            words,
+            speech: Vec::new(),
+            // The written "um" (not counted twice), an unwritten one between "cache" and "is",
+            // and "cache" itself held long (a word, not a filler).
+            filled_pauses: vec![held(0.45, 0.85), held(1.8, 2.3), held(1.25, 1.7)],
+            lang: Some("en".into()),
+            f0_hz: Vec::new(),
+            level_db: Vec::new(),
+            frames_from_s: 0.0,
+        };
+        let out = run(args).unwrap();
+        let speech = out.speech.unwrap();
+        assert_eq!(speech.filler_count, 2, "{:?}", speech.fillers);
+        let times: Vec<f64> = speech.flags.iter().filter(|f| f.kind == "filler").filter_map(|f| f.t_s).collect();
+        assert_eq!(times.len(), 2);
+        assert!((times[1] - 1.8).abs() < 0.01, "{times:?}");
+    }
 }

@@ -42,6 +42,9 @@ pub struct TranscribeAudioOutput {
     pub turns: Vec<AudioTurn>,
     /// Speech regions from voice activity; pauses are the gaps between them.
     pub speech: Vec<Span>,
+    /// Held sounds heard as filled pauses ("uh", "um", 嗯, 呃), whether or not whisper wrote them.
+    #[serde(default)]
+    pub filled_pauses: Vec<Span>,
     pub timings: Timings,
     /// Pitch (Hz, 0 unvoiced) and level (dB) every 10 ms: for delivery analysis in-process; too
     /// large to send to a language model, so not serialised.
@@ -103,6 +106,7 @@ impl Tool for TranscribeAudio {
             language: lang,
             channels: args.channels,
             vad: args.vad.unwrap_or_default(),
+            cache_dir: Some(ctx.config.home.join("cache").join("transcripts")),
             ..Options::default()
         };
         let models = Models::new(&ctx.config);
@@ -128,6 +132,7 @@ impl Tool for TranscribeAudio {
             speaker_basis: rec.diarization.basis,
             turns: rec.turns,
             speech: rec.activity.regions,
+            filled_pauses: rec.filled_pauses,
             timings: rec.timings,
             f0: rec.frames.f0,
             db: rec.frames.db,
