@@ -32,6 +32,9 @@ stamp "models (IVD_MODELS=$IVD_MODELS)"
 export IVD_TEST_WARM_HOME="$PWD/target/test-home"
 mkdir -p "$IVD_TEST_WARM_HOME"
 IVD_HOME="$IVD_TEST_WARM_HOME" cargo run --quiet -- models fetch
+# The test build (about 4 min, often one crate at a time) also overlaps the llama.cpp build.
+stamp "cargo test --no-run (build the tests)"
+cargo test --all-targets --no-run --quiet
 stamp "llama.cpp server for the real-endpoint test (waiting for the background build)"
 wait "$llm_install" || { tail -20 target/llm-server-install.log; exit 1; }
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
