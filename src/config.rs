@@ -200,19 +200,8 @@ impl Config {
                 .map(|d| d.data_dir().to_path_buf())
                 .ok_or(ConfigError::NoHome)?,
         };
-        let explicit = o.config_file.clone().or_else(|| env("IVD_CONFIG").map(PathBuf::from));
-        let file = match &explicit {
-            Some(p) => read_file(p)?,
-            None => {
-                let p = home.join("ivd.toml");
-                if p.is_file() {
-                    read_file(&p)?
-                } else {
-                    FileConfig::default()
-                }
-            }
-        };
-        let file_llm = file.llm.unwrap_or_default();
+        let mut file = config_file(o, env, &home)?;
+        let llm = llm_settings(o, env, file.llm.take().unwrap_or_default())?;
         let data_root = o
             .data_root
             .clone()
@@ -224,39 +213,9 @@ impl Config {
             env("IVD_MODELS").map(PathBuf::from).or(file.models_dir).unwrap_or_else(|| home.join("models"));
         let audit = match o.audit {
             Some(a) => a,
-            None => match env("IVD_AUDIT") {
-                Some(v) => parse_bool("IVD_AUDIT", &v)?,
-                None => file.audit.unwrap_or(true),
-            },
+            None => flag(env, "IVD_AUDIT")?.or(file.audit).unwrap_or(true),
         };
         let tool_timeout_s = number(env, "IVD_TOOL_TIMEOUT_S", "a whole number of seconds")?.or(file.tool_timeout_s);
-        let key_env = o.llm_api_key_env.clone().or(file_llm.api_key_env);
-        let api_key = match &key_env {
-            Some(name) => env(name),
-            None => env("IVD_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")),
-        };
-        let llm = LlmSettings {
-            base_url: o
-                .llm_base_url
-                .clone()
-                .or_else(|| env("IVD_LLM_BASE_URL"))
-                .or_else(|| env("OPENAI_BASE_URL"))
-                .or(file_llm.base_url),
-            model: o.llm_model.clone().or_else(|| env("IVD_LLM_MODEL")).or(file_llm.model),
-            api_key: api_key.map(Secret::new),
-            enabled: !o.no_llm && file_llm.enabled.unwrap_or(true),
-            timeout_s: number(env, "IVD_LLM_TIMEOUT_S", "a whole number of seconds")?
-                .or(file_llm.timeout_s)
-                .unwrap_or(DEFAULT_LLM_TIMEOUT_S)
-                .max(1),
-            retries: number(env, "IVD_LLM_RETRIES", "a whole number")?
-                .or(file_llm.retries)
-                .unwrap_or(DEFAULT_LLM_RETRIES),
-            concurrency: number(env, "IVD_LLM_CONCURRENCY", "a whole number")?
-                .or(file_llm.concurrency)
-                .unwrap_or(DEFAULT_LLM_CONCURRENCY)
-                .max(1),
-        };
         let mut skills_disabled = file.skills.map(|s| s.disabled).unwrap_or_default();
         if let Some(v) = env("IVD_SKILLS_DISABLED") {
             skills_disabled = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
@@ -274,14 +233,7 @@ impl Config {
                 expected: "a name of 1-64 printable characters",
             });
         }
-        let history = if o.no_history {
-            false
-        } else {
-            match env("IVD_HISTORY") {
-                Some(v) => parse_bool("IVD_HISTORY", &v)?,
-                None => file.history.unwrap_or(true),
-            }
-        };
+        let history = !o.no_history && flag(env, "IVD_HISTORY")?.or(file.history).unwrap_or(true);
         Ok(Config {
             profile,
             history,
@@ -341,6 +293,59 @@ fn parse_bool(name: &'static str, v: &str) -> Result<bool, ConfigError> {
         "0" | "false" | "no" | "off" => Ok(false),
         _ => Err(ConfigError::Value { name, value: v.to_string(), expected: "1/0, true/false, yes/no or on/off" }),
     }
+}
+
+/// The file named by `--config` or IVD_CONFIG, else `$IVD_HOME/ivd.toml` when there is one.
+fn config_file(o: &Overrides, env: &dyn Fn(&str) -> Option<String>, home: &Path) -> Result<FileConfig, ConfigError> {
+    match o.config_file.clone().or_else(|| env("IVD_CONFIG").map(PathBuf::from)) {
+        Some(p) => read_file(&p),
+        None => {
+            let p = home.join("ivd.toml");
+            if p.is_file() {
+                read_file(&p)
+            } else {
+                Ok(FileConfig::default())
+            }
+        }
+    }
+}
+
+/// A yes/no setting from the environment, if set.
+fn flag(env: &dyn Fn(&str) -> Option<String>, name: &'static str) -> Result<Option<bool>, ConfigError> {
+    env(name).map(|v| parse_bool(name, &v)).transpose()
+}
+
+/// The model's settings: flags, then IVD_LLM_* (then OpenAI's own names), then the file's `[llm]`.
+fn llm_settings(
+    o: &Overrides,
+    env: &dyn Fn(&str) -> Option<String>,
+    file: FileLlm,
+) -> Result<LlmSettings, ConfigError> {
+    let key_env = o.llm_api_key_env.clone().or(file.api_key_env);
+    let api_key = match &key_env {
+        Some(name) => env(name),
+        None => env("IVD_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")),
+    };
+    Ok(LlmSettings {
+        base_url: o
+            .llm_base_url
+            .clone()
+            .or_else(|| env("IVD_LLM_BASE_URL"))
+            .or_else(|| env("OPENAI_BASE_URL"))
+            .or(file.base_url),
+        model: o.llm_model.clone().or_else(|| env("IVD_LLM_MODEL")).or(file.model),
+        api_key: api_key.map(Secret::new),
+        enabled: !o.no_llm && file.enabled.unwrap_or(true),
+        timeout_s: number(env, "IVD_LLM_TIMEOUT_S", "a whole number of seconds")?
+            .or(file.timeout_s)
+            .unwrap_or(DEFAULT_LLM_TIMEOUT_S)
+            .max(1),
+        retries: number(env, "IVD_LLM_RETRIES", "a whole number")?.or(file.retries).unwrap_or(DEFAULT_LLM_RETRIES),
+        concurrency: number(env, "IVD_LLM_CONCURRENCY", "a whole number")?
+            .or(file.concurrency)
+            .unwrap_or(DEFAULT_LLM_CONCURRENCY)
+            .max(1),
+    })
 }
 
 #[cfg(test)]

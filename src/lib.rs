@@ -7,10 +7,13 @@
 pub mod agent;
 pub mod audio;
 pub mod audit;
+pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod digest;
 pub mod eval;
 pub mod kb;
+pub mod lang;
 pub mod llm;
 pub mod models;
 pub mod report;

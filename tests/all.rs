@@ -1,6 +1,7 @@
 //! Integration tests: one binary (see tests/common for helpers).
 
 mod agent;
+mod architecture;
 mod audio;
 mod batch;
 mod common;

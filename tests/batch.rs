@@ -9,28 +9,9 @@ use serde_json::Value;
 
 use crate::common::{samples, stderr, stdout, Ivd};
 
-/// 100 distinct transcripts in five formats (each a sample with one more exchange appended).
+/// 100 distinct transcripts in five formats, in four sub-folders (the bench's corpus).
 fn corpus(dir: &Path) {
-    let bases = [
-        ("en_agent_labeled.txt", "txt"),
-        ("en_agent_qa.txt", "txt"),
-        ("en_podcast.md", "md"),
-        ("en_agent.srt", "srt"),
-        ("en_agent_zoom.vtt", "vtt"),
-    ];
-    for i in 0..100 {
-        let (base, ext) = bases[i % bases.len()];
-        let mut text = std::fs::read_to_string(samples().join(base)).unwrap();
-        let extra = format!("One last thing, number {i}: how do you keep costs down?");
-        match ext {
-            "srt" => text.push_str(&format!("\n\n999\n01:59:00,000 --> 01:59:05,000\n{extra}\n")),
-            "vtt" => text.push_str(&format!("\n\n01:59:00.000 --> 01:59:05.000\n{extra}\n")),
-            _ => text.push_str(&format!("\n\nInterviewer: {extra}\n")),
-        }
-        let sub = dir.join(format!("group{}", i % 4));
-        std::fs::create_dir_all(&sub).unwrap();
-        std::fs::write(sub.join(format!("interview_{i:03}.{ext}")), text).unwrap();
-    }
+    interview_doctor::bench::samples::corpus(dir, 100, 4).unwrap();
 }
 
 fn spawn(ivd: &Ivd, args: &[&str]) -> Child {

@@ -3,13 +3,14 @@
 use interview_doctor::kb::search::{KbSearch, SearchOptions, RELEVANCE_MIN};
 use interview_doctor::kb::Entry;
 use interview_doctor::kb::KnowledgeBase;
+use interview_doctor::lang::of_question as lang_of;
+use interview_doctor::scoring::assess;
 use interview_doctor::scoring::content::ContentScore;
-use interview_doctor::scoring::{assess, lang_of};
 
 /// The analyzer as the tool runs it, words only (no model in these tests).
 fn analyze(s: &KbSearch, question: &str, answer: &str, e: Option<&Entry>) -> ContentScore {
     let position = e.and_then(|e| s.position(&e.id));
-    assess(s, question, answer, position, lang_of(question, answer)).unwrap()
+    assess(s, question, answer, position, lang_of(question, answer), &Default::default()).unwrap()
 }
 
 /// `compare` on every entry's own question with its expert and its novice answer: the reference is

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use interview_doctor::config::Config;
-use interview_doctor::kb::{KnowledgeBase, Lang};
+use interview_doctor::kb::KnowledgeBase;
+use interview_doctor::lang::Lang;
 use interview_doctor::skills::mock_session::{self, MockState, Planned};
 use interview_doctor::store::Store;
 use interview_doctor::tools::ToolContext;
@@ -159,7 +160,7 @@ async fn a_middling_answer_gets_a_follow_up_and_weak_dimensions_come_first() {
     let mut followed = false;
     for e in kb.entries.iter().filter(|e| e.has_english() && !e.follow_ups_en.is_empty()).take(20) {
         let mut s = MockState {
-            lang: "en".into(),
+            lang: interview_doctor::lang::Lang::En,
             level: "mid".into(),
             calm: false,
             started_at: String::new(),

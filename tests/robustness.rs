@@ -175,7 +175,7 @@ proptest! {
     ) {
         let s = words_only();
         for reference in [None, Some(entry % s.kb.entries.len())] {
-            let c = interview_doctor::scoring::assess(s, &question, &answer, reference, interview_doctor::scoring::lang_of(&question, &answer)).unwrap();
+            let c = interview_doctor::scoring::assess(s, &question, &answer, reference, interview_doctor::lang::of_question(&question, &answer), &Default::default()).unwrap();
             for x in [c.overall, c.completeness.score, c.depth.score, c.accuracy.score, c.practicality.score] {
                 prop_assert!(x <= 100);
             }

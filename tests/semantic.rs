@@ -25,7 +25,9 @@ pub fn engine() -> &'static KbSearch {
     &S.get_or_init(|| {
         let home = tempfile::tempdir().unwrap();
         seed_embeddings(home.path());
-        let s = KbSearch::open_with_models(KnowledgeBase::shipped().unwrap(), home.path(), &models()).unwrap();
+        let s =
+            KbSearch::open_with_models(KnowledgeBase::shipped().unwrap(), home.path(), &models(), &Default::default())
+                .unwrap();
         assert!(s.vectors.is_some() && s.degraded.is_none());
         (home, s)
     })
@@ -47,7 +49,7 @@ fn hybrid_recall_is_at_least_that_of_each_list_alone() {
 #[test]
 fn verdicts_hold_on_answers_the_base_did_not_write() {
     let s = engine();
-    let r = eval::run(s, &eval::EvalOptions { every: 6, skip_retrieval: true }).unwrap();
+    let r = eval::run(s, &eval::EvalOptions { every: 6, skip_retrieval: true, cancel: Default::default() }).unwrap();
     let set = |name: &str| r.sets.iter().find(|x| x.set == name).unwrap().clone();
     for row in &r.sets {
         println!("{:<34} n {:>3} median {:>5.1} p10 {:>3.0} p90 {:>3.0}", row.set, row.n, row.median, row.p10, row.p90);
@@ -76,7 +78,8 @@ fn verdicts_hold_on_answers_the_base_did_not_write() {
 fn score(q: &str, a: &str) -> interview_doctor::scoring::content::ContentScore {
     let s = engine();
     let r = s.references_for(q).unwrap().first().and_then(|h| s.position(&h.id));
-    interview_doctor::scoring::assess(s, q, a, r, interview_doctor::scoring::lang_of(q, a)).unwrap()
+    interview_doctor::scoring::assess(s, q, a, r, interview_doctor::lang::of_question(q, a), &Default::default())
+        .unwrap()
 }
 
 #[test]

@@ -15,7 +15,7 @@ use async_openai::types::chat::{
 use serde_json::{json, Value};
 
 use super::{language_name, Agent, AgentError, Answer, Step};
-use crate::kb::Lang;
+use crate::lang::Lang;
 use crate::llm::LlmClient;
 use crate::skills::registry::{Skill, READ_SKILL};
 use crate::tools::{Envelope, ErrorCode, ToolError};

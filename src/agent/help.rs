@@ -1,6 +1,6 @@
 //! The answer to a request no skill fits when no model is configured: what can be done.
 
-use crate::kb::Lang;
+use crate::lang::Lang;
 use crate::skills::registry::{SkillSet, Source};
 
 pub(super) fn text(skills: &SkillSet, lang: Lang) -> String {

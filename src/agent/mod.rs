@@ -10,7 +10,7 @@ mod route;
 
 use std::sync::Arc;
 
-use crate::kb::Lang;
+use crate::lang::Lang;
 use crate::llm::{LlmClient, LlmError};
 use crate::skills::discovery::{Layer, Route};
 use crate::skills::registry::{SkillSet, Source};
@@ -92,7 +92,7 @@ impl Agent {
                 "the request is empty: say what you want, e.g. \"diagnose interview.txt\"".into(),
             ));
         }
-        let lang = crate::scoring::lang_of(request, request);
+        let lang = crate::lang::of_question(request, request);
         let file = file.map(str::to_string).or_else(|| builtin::file_in_request(&self.ctx, request));
         let route = route::route(self, request, file.as_deref()).await;
         let (skill, via) = match &route {

@@ -36,7 +36,7 @@ async fn similarities(agent: &Agent, request: &str) -> Option<Vec<f32>> {
             let Some(v) = &kb.vectors else { return Ok(None) };
             let q = v.query_vector(&request).map_err(crate::kb::KbError::from)?;
             let texts: Vec<&str> = descriptions.iter().map(String::as_str).collect();
-            let d = v.passages(&texts).map_err(crate::kb::KbError::from)?;
+            let d = v.passages(&texts, &ctx.cancel).map_err(crate::kb::KbError::from)?;
             Ok(Some(d.iter().map(|p| crate::kb::embed::dot(&q, p)).collect()))
         })
         .await

@@ -193,7 +193,10 @@ fn codecs() -> CodecRegistry {
     reg
 }
 
-fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
+/// The container's first audio track with its decoder, and the codec's name.
+type Opened = (Box<dyn symphonia::core::formats::FormatReader>, Box<dyn symphonia::core::codecs::Decoder>, u32, String);
+
+fn open_track(path: &Path) -> Result<Opened, AudioError> {
     let unsupported = |detail: String| AudioError::Unsupported { path: path.to_path_buf(), detail };
     let file = File::open(path).map_err(|source| AudioError::Io { path: path.to_path_buf(), source })?;
     let mss = MediaSourceStream::new(Box::new(file), Default::default());
@@ -206,7 +209,7 @@ fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
         // ffmpeg does, so that time 0 is time 0 in every format.
         .format(&hint, mss, &FormatOptions { enable_gapless: true, ..Default::default() }, &MetadataOptions::default())
         .map_err(|e| unsupported(format!("no known audio container: {e}")))?;
-    let mut format = probed.format;
+    let format = probed.format;
     let track = format
         .tracks()
         .iter()
@@ -215,9 +218,14 @@ fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
     let track_id = track.id;
     let registry = codecs();
     let codec_name = registry.get_codec(track.codec_params.codec).map(|d| d.short_name.to_string()).unwrap_or_default();
-    let mut decoder = registry
+    let decoder = registry
         .make(&track.codec_params, &DecoderOptions::default())
         .map_err(|e| unsupported(format!("no decoder for its codec: {e}")))?;
+    Ok((format, decoder, track_id, codec_name))
+}
+
+fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
+    let (mut format, mut decoder, track_id, codec_name) = open_track(path)?;
     let mut mixer: Option<Mixer> = None;
     let mut source = SourceFormat { codec: codec_name, ..Default::default() };
     let mut sample_buf: Option<SampleBuffer<f32>> = None;

@@ -16,11 +16,12 @@ use super::vad::{self, Activity, Span, VadKind};
 use super::voiceprint::Encoder;
 use super::whisper::{self, Transcriber, Transcription};
 use super::{decode, AudioError, SourceFormat};
+use crate::lang::Lang;
 use crate::models::{self, Models};
 
 pub struct Options {
-    /// "en", "zh", or None to detect.
-    pub language: Option<String>,
+    /// The language of the talk, or None to detect.
+    pub language: Option<Lang>,
     pub channels: Option<ChannelMode>,
     pub vad: VadKind,
     pub threads: usize,
@@ -145,7 +146,7 @@ pub fn process(
 ) -> Result<Recording, AudioError> {
     let Heard { audio, activity, frames, filled_pauses, diarization, mut timings } = listen(path, models, opts)?;
     let transcription = if activity.regions.is_empty() {
-        Transcription { language: opts.language.clone().unwrap_or_else(|| "en".into()), segments: Vec::new() }
+        Transcription { language: opts.language.unwrap_or(Lang::En), segments: Vec::new() }
     } else {
         let model = models
             .file(models::WHISPER_BASE)
@@ -153,7 +154,7 @@ pub fn process(
         let cache = opts
             .cache_dir
             .as_deref()
-            .map(|dir| (dir, transcript_cache::key(&audio.mono, &activity, opts.language.as_deref(), &model)));
+            .map(|dir| (dir, transcript_cache::key(&audio.mono, &activity, opts.language, &model)));
         match cache.as_ref().and_then(|(dir, key)| transcript_cache::load(dir, key)) {
             Some(tr) => {
                 tracing::info!("transcription of {} from the cache", path.display());
@@ -166,7 +167,7 @@ pub fn process(
                 let transcriber = Transcriber::load(&model)?;
                 timings.load_ms = ms(t);
                 let t = Instant::now();
-                let wopts = whisper::Options { language: opts.language.as_deref(), threads: opts.threads };
+                let wopts = whisper::Options { language: opts.language, threads: opts.threads };
                 let tr = transcriber.transcribe(&audio.mono, &activity, &wopts, progress, cancel)?;
                 timings.transcribe_ms = ms(t);
                 if let Some((dir, key)) = &cache {
@@ -176,8 +177,7 @@ pub fn process(
             }
         }
     };
-    let zh = transcription.language == "zh";
-    let turns = turns::build(&transcription, &diarization, zh);
+    let turns = turns::build(&transcription, &diarization, transcription.language);
     Ok(Recording {
         source: audio.source.clone(),
         duration_s: audio.duration_s(),

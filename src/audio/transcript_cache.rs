@@ -3,6 +3,7 @@
 //! transcribing it, or again with another knowledge base, then costs seconds instead of a whisper
 //! pass; a WAV and a FLAC of one recording decode to the same samples and share one entry.
 
+use crate::lang::Lang;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -15,7 +16,7 @@ use super::whisper::Transcription;
 const VERSION: &str = "3";
 
 /// The cache key of transcribing `samples` (16 kHz mono) with `model` in `language`.
-pub fn key(samples: &[f32], activity: &Activity, language: Option<&str>, model: &Path) -> String {
+pub fn key(samples: &[f32], activity: &Activity, language: Option<Lang>, model: &Path) -> String {
     let mut h = Sha256::new();
     h.update(VERSION.as_bytes());
     // The model by path, size and time: a re-provisioned model is a new one.
@@ -28,7 +29,7 @@ pub fn key(samples: &[f32], activity: &Activity, language: Option<&str>, model: 
             h.update(t.as_nanos().to_le_bytes());
         }
     }
-    h.update(language.unwrap_or("auto").as_bytes());
+    h.update(language.map_or("auto", Lang::as_str).as_bytes());
     for r in &activity.regions {
         h.update(r.start_s.to_le_bytes());
         h.update(r.end_s.to_le_bytes());
@@ -77,17 +78,17 @@ mod tests {
         std::fs::write(&model, b"weights").unwrap();
         let activity = Activity { regions: vec![Span { start_s: 0.1, end_s: 0.9 }], duration_s: 1.0 };
         let samples = vec![0.25f32; 16_000];
-        let k = key(&samples, &activity, Some("en"), &model);
+        let k = key(&samples, &activity, Some(Lang::En), &model);
         let t = Transcription {
-            language: "en".into(),
+            language: Lang::En,
             segments: vec![Segment { start_s: 0.1, end_s: 0.9, text: "hello".into(), words: Vec::new() }],
         };
         store(dir.path(), &k, &t);
         assert_eq!(load(dir.path(), &k).map(|t| t.segments[0].text.clone()), Some("hello".into()));
         let mut other = samples.clone();
         other[8000] = 0.5;
-        assert_ne!(key(&other, &activity, Some("en"), &model), k);
-        assert_ne!(key(&samples, &activity, Some("zh"), &model), k);
+        assert_ne!(key(&other, &activity, Some(Lang::En), &model), k);
+        assert_ne!(key(&samples, &activity, Some(Lang::Zh), &model), k);
         assert_ne!(key(&samples, &activity, None, &model), k);
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::speakers::Diarization;
 use super::whisper::{Transcription, Word};
+use crate::lang::Lang;
 
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AudioTurn {
@@ -21,7 +22,7 @@ pub struct AudioTurn {
 /// (a misheard word at a boundary) join their neighbours.
 const MIN_TURN_WORDS: usize = 2;
 
-pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
+pub fn build(t: &Transcription, d: &Diarization, lang: Lang) -> Vec<AudioTurn> {
     let mut turns: Vec<AudioTurn> = Vec::new();
     for seg in &t.segments {
         if seg.words.is_empty() {
@@ -65,7 +66,7 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
         }
     }
     for t in turns.iter_mut() {
-        t.text = join(&t.words, zh);
+        t.text = join(&t.words, lang);
     }
     turns.retain(|t| !t.text.trim().is_empty());
     turns
@@ -73,10 +74,7 @@ pub fn build(t: &Transcription, d: &Diarization, zh: bool) -> Vec<AudioTurn> {
 
 /// A word that is only a hesitation sound (or only punctuation).
 fn hesitation(text: &str) -> bool {
-    let w: String = text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    w.is_empty()
-        || w.chars().all(|c| matches!(c, '嗯' | '呃' | '额' | '啊'))
-        || matches!(w.as_str(), "um" | "umm" | "uh" | "uhh" | "uhm" | "er" | "erm" | "hmm" | "mm")
+    !text.chars().any(char::is_alphanumeric) || crate::lang::is_hesitation_sound(text)
 }
 
 fn push(turns: &mut Vec<AudioTurn>, speaker: usize, w: Word) {
@@ -90,7 +88,7 @@ fn push(turns: &mut Vec<AudioTurn>, speaker: usize, w: Word) {
 }
 
 /// Words back to text: English with spaces, Chinese without (whisper's tokens carry their own).
-pub fn join(words: &[Word], zh: bool) -> String {
-    let sep = if zh { "" } else { " " };
+pub fn join(words: &[Word], lang: Lang) -> String {
+    let sep = lang.pick("", " ");
     words.iter().map(|w| w.text.trim()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(sep)
 }

@@ -14,6 +14,7 @@ use whisper_rs::{
 
 use super::vad::{Activity, Span};
 use super::{sample_at, AudioError, SAMPLE_RATE};
+use crate::lang::Lang;
 
 /// Whisper's encoder sees 30 s at a time; windows stay under it with room for padding, so no
 /// window is ever cut inside speech by whisper.cpp's own seek.
@@ -106,14 +107,14 @@ pub struct Segment {
 
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Transcription {
-    /// ISO code whisper decided on (or was given): "en", "zh", ...
-    pub language: String,
+    /// The language whisper transcribed in (given, or the likelier of the two detected).
+    pub language: Lang,
     pub segments: Vec<Segment>,
 }
 
-pub struct Options<'a> {
+pub struct Options {
     /// None: detect.
-    pub language: Option<&'a str>,
+    pub language: Option<Lang>,
     pub threads: usize,
 }
 
@@ -165,7 +166,7 @@ impl Transcriber {
         let windows = windows(activity);
         let total: f64 = windows.iter().map(Span::len).sum::<f64>().max(1e-9);
         let language = match opts.language {
-            Some(l) => l.to_string(),
+            Some(l) => l,
             None => self.detect(samples, activity, &windows, opts.threads)?,
         };
         let mut segments = Vec::new();
@@ -174,7 +175,7 @@ impl Transcriber {
             if cancel.is_cancelled() {
                 return Err(AudioError::Cancelled);
             }
-            segments.extend(self.window_with_recovery(samples, activity, w, &language, opts.threads, cancel)?);
+            segments.extend(self.window_with_recovery(samples, activity, w, language, opts.threads, cancel)?);
             done += w.len();
             progress(done / total);
         }
@@ -190,10 +191,10 @@ impl Transcriber {
         activity: &Activity,
         windows: &[Span],
         threads: usize,
-    ) -> Result<String, AudioError> {
+    ) -> Result<Lang, AudioError> {
         let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
         let Some(w) = windows.iter().max_by(|a, b| activity.speech_in(a).total_cmp(&activity.speech_in(b))) else {
-            return Ok("en".into());
+            return Ok(Lang::En);
         };
         let mut slice = samples[sample_at(w.start_s, samples.len())..sample_at(w.end_s, samples.len())].to_vec();
         slice.resize(slice.len().max(SAMPLE_RATE as usize * 2), 0.0);
@@ -201,7 +202,7 @@ impl Transcriber {
         state.pcm_to_mel(&slice, threads).map_err(fail)?;
         let (_, probs) = state.lang_detect(0, threads).map_err(fail)?;
         let p = |code: &str| whisper_rs::get_lang_id(code).and_then(|i| probs.get(i as usize).copied()).unwrap_or(0.0);
-        Ok(if p("zh") > p("en") { "zh" } else { "en" }.to_string())
+        Ok(if p("zh") > p("en") { Lang::Zh } else { Lang::En })
     }
 
     /// Transcribe window `w`; where whisper stops early (after a long silence greedy decoding
@@ -212,7 +213,7 @@ impl Transcriber {
         samples: &[f32],
         activity: &Activity,
         w: &Span,
-        language: &str,
+        language: Lang,
         threads: usize,
         cancel: &CancellationToken,
     ) -> Result<Vec<Segment>, AudioError> {
@@ -251,32 +252,12 @@ impl Transcriber {
     fn window(
         &self,
         slice: &[f32],
-        lang: Option<&str>,
+        lang: Option<Lang>,
         threads: usize,
         cancel: &CancellationToken,
     ) -> Result<Vec<Segment>, AudioError> {
         let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
         let mut state = self.ctx.create_state().map_err(fail)?;
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-        params.set_n_threads(threads as i32);
-        params.set_language(Some(lang.unwrap_or("auto")));
-        match lang {
-            Some("zh") => params.set_initial_prompt(ZH_PROMPT),
-            Some("en") => params.set_initial_prompt(EN_PROMPT),
-            _ => {}
-        }
-        // Windows are independent: text carried over from one window misleads the next.
-        params.set_no_context(true);
-        params.set_token_timestamps(true);
-        params.set_print_progress(false);
-        params.set_print_realtime(false);
-        params.set_print_special(false);
-        params.set_print_timestamps(false);
-        let c = cancel.clone();
-        // whisper-rs 0.16 boxes the closure twice but casts it back as the bare closure type; with
-        // the closure already a `Box<dyn FnMut>` the two agree (a bare closure reads garbage).
-        let abort: Box<dyn FnMut() -> bool> = Box::new(move || c.is_cancelled());
-        params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort);
         // Whisper needs at least a second of input; shorter windows are padded with silence.
         let mut padded;
         let input = if slice.len() < SAMPLE_RATE as usize + 1 {
@@ -287,6 +268,7 @@ impl Transcriber {
             slice
         };
         let guard = PassGuard { frames: (input.len() / (SAMPLE_RATE as usize / 100)) as i32 };
+        let mut params = params(lang, threads, cancel);
         // SAFETY: `before_pass` only reads the state's segments, and `guard` outlives `full`,
         // which runs to completion before this function returns.
         unsafe {
@@ -303,43 +285,13 @@ impl Transcriber {
         let mut segments = Vec::new();
         for seg in state.as_iter() {
             let (t0, t1) = (seg.start_timestamp() as f64 / 100.0, seg.end_timestamp() as f64 / 100.0);
-            let mut words: Vec<Word> = Vec::new();
-            // A Chinese character often spans two byte-level tokens: bytes wait here until they
-            // form whole characters, timed by the first of them.
-            let mut pending: Vec<u8> = Vec::new();
-            let mut pending_t = 0.0;
-            for k in 0..seg.n_tokens() {
-                let Some(tok) = seg.get_token(k) else { continue };
-                if tok.token_id() >= eot {
-                    continue; // timestamps and other special tokens
-                }
-                let data = tok.token_data();
-                let t = if data.t_dtw >= 0 { data.t_dtw } else { data.t0 } as f64 / 100.0;
-                // DTW times stand on their own: whisper's segment times can be seconds off (a
-                // question placed after the answer that follows it), so only the window bounds it.
-                let t = t.clamp(0.0, window_s);
-                if pending.is_empty() {
-                    pending_t = t;
-                }
-                pending.extend_from_slice(tok.to_bytes().unwrap_or_default());
-                let Some(text) = whole_characters(&mut pending) else { continue };
-                let t = pending_t;
-                let p = tok.token_probability();
-                let starts_word = text.starts_with(' ') || words.is_empty() || is_cjk_token(&text);
-                if starts_word {
-                    words.push(Word { start_s: t, end_s: t, text: text.trim_start().to_string(), p });
-                } else if let Some(w) = words.last_mut() {
-                    w.text.push_str(&text);
-                    w.end_s = t;
-                    w.p = w.p.min(p);
-                }
-            }
-            // A word lasts until the next one starts (or the segment ends), at most 1.5 s.
-            for i in 0..words.len() {
-                let next = words.get(i + 1).map(|w| w.start_s).unwrap_or(t1);
-                words[i].end_s = words[i].end_s.max(next.min(words[i].start_s + 1.5));
-            }
-            words.retain(|w| !w.text.trim().is_empty());
+            let tokens =
+                (0..seg.n_tokens()).filter_map(|k| seg.get_token(k)).filter(|t| t.token_id() < eot).map(|tok| {
+                    let data = tok.token_data();
+                    let t = if data.t_dtw >= 0 { data.t_dtw } else { data.t0 } as f64 / 100.0;
+                    Token { bytes: tok.to_bytes().unwrap_or_default().to_vec(), t_s: t, p: tok.token_probability() }
+                });
+            let words = assemble_words(tokens, window_s, t1);
             let text = seg.to_str_lossy().map(|s| s.trim().to_string()).unwrap_or_default();
             tracing::debug!(t0, t1, words = words.len(), text = %text, "whisper segment");
             if text.is_empty() || is_hallucination(&text) {
@@ -349,6 +301,75 @@ impl Transcriber {
         }
         Ok(segments)
     }
+}
+
+/// The decoding settings of one pass: greedy, word times by DTW, a prompt in the language, and
+/// the cancellation token as whisper.cpp's abort callback.
+fn params(lang: Option<Lang>, threads: usize, cancel: &CancellationToken) -> FullParams<'static, 'static> {
+    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+    params.set_n_threads(threads as i32);
+    params.set_language(Some(lang.map_or("auto", Lang::as_str)));
+    match lang {
+        Some(Lang::Zh) => params.set_initial_prompt(ZH_PROMPT),
+        Some(Lang::En) => params.set_initial_prompt(EN_PROMPT),
+        None => {}
+    }
+    // Windows are independent: text carried over from one window misleads the next.
+    params.set_no_context(true);
+    params.set_token_timestamps(true);
+    params.set_print_progress(false);
+    params.set_print_realtime(false);
+    params.set_print_special(false);
+    params.set_print_timestamps(false);
+    let c = cancel.clone();
+    // whisper-rs 0.16 boxes the closure twice but casts it back as the bare closure type; with
+    // the closure already a `Box<dyn FnMut>` the two agree (a bare closure reads garbage).
+    let abort: Box<dyn FnMut() -> bool> = Box::new(move || c.is_cancelled());
+    params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort);
+    params
+}
+
+/// A text token of a segment: its bytes, its time (DTW where known) and its probability.
+struct Token {
+    bytes: Vec<u8>,
+    t_s: f64,
+    p: f32,
+}
+
+/// A segment's tokens as words: a token starting with a space (or a Chinese character) starts a
+/// word, the others continue it. `window_s` bounds the times, `segment_end_s` the last word.
+fn assemble_words(tokens: impl Iterator<Item = Token>, window_s: f64, segment_end_s: f64) -> Vec<Word> {
+    let mut words: Vec<Word> = Vec::new();
+    // A Chinese character often spans two byte-level tokens: bytes wait here until they form
+    // whole characters, timed by the first of them.
+    let mut pending: Vec<u8> = Vec::new();
+    let mut pending_t = 0.0;
+    for tok in tokens {
+        // DTW times stand on their own: whisper's segment times can be seconds off (a question
+        // placed after the answer that follows it), so only the window bounds them.
+        let t = tok.t_s.clamp(0.0, window_s);
+        if pending.is_empty() {
+            pending_t = t;
+        }
+        pending.extend_from_slice(&tok.bytes);
+        let Some(text) = whole_characters(&mut pending) else { continue };
+        let t = pending_t;
+        let starts_word = text.starts_with(' ') || words.is_empty() || is_cjk_token(&text);
+        if starts_word {
+            words.push(Word { start_s: t, end_s: t, text: text.trim_start().to_string(), p: tok.p });
+        } else if let Some(w) = words.last_mut() {
+            w.text.push_str(&text);
+            w.end_s = t;
+            w.p = w.p.min(tok.p);
+        }
+    }
+    // A word lasts until the next one starts (or the segment ends), at most 1.5 s.
+    for i in 0..words.len() {
+        let next = words.get(i + 1).map(|w| w.start_s).unwrap_or(segment_end_s);
+        words[i].end_s = words[i].end_s.max(next.min(words[i].start_s + 1.5));
+    }
+    words.retain(|w| !w.text.trim().is_empty());
+    words
 }
 
 /// The text of `pending` once its bytes end on a character boundary (then `pending` is emptied);
@@ -365,10 +386,7 @@ fn whole_characters(pending: &mut Vec<u8>) -> Option<String> {
 }
 
 fn is_cjk_token(t: &str) -> bool {
-    t.chars()
-        .next()
-        .map(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c))
-        .unwrap_or(false)
+    t.chars().next().is_some_and(crate::lang::is_cjk_or_punct)
 }
 
 /// Whisper's known inventions on silence or music: bracketed sound notes and subtitle credits.

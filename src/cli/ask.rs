@@ -5,7 +5,6 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use anyhow::anyhow;
-use tokio_util::sync::CancellationToken;
 
 use super::{write_stdout, CliError};
 use crate::agent::{Agent, AgentError, Message, Step, StepSink};
@@ -23,7 +22,7 @@ pub(super) async fn ask(config: Arc<Config>, request: &str, file: Option<&Path>)
     };
     let agent = agent(ctx);
     let cancel = agent.ctx.cancel.clone();
-    install_ctrlc(Arc::new(Mutex::new(cancel)));
+    super::interrupt::install(Arc::new(Mutex::new(cancel)));
     let mut history: Vec<Message> = Vec::new();
     match agent.ask(request, name.as_deref(), &mut history).await {
         Ok(answer) => write_stdout(format!("{}\n", answer.text.trim_end()).as_bytes()),
@@ -55,21 +54,6 @@ fn print_step(s: &Step) {
         }
         Step::Note(n) => eprintln!("· {n}"),
     }
-}
-
-/// Ctrl-C cancels the token in `current`; a second one while it is still cancelled quits.
-pub(super) fn install_ctrlc(current: Arc<Mutex<CancellationToken>>) {
-    // A handler may already be installed (tests run commands in-process): then Ctrl-C kills.
-    let _ = ctrlc::set_handler(move || {
-        let token = current.lock().map(|t| t.clone()).ok();
-        match token {
-            Some(t) if !t.is_cancelled() => {
-                eprintln!("\ncancelling (Ctrl-C again to quit)…");
-                t.cancel();
-            }
-            _ => std::process::exit(130),
-        }
-    });
 }
 
 fn agent_error(e: AgentError) -> CliError {

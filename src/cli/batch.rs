@@ -12,8 +12,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use super::{write_stdout, CliError};
 use crate::config::Config;
 use crate::report::index::{self, Row};
+use crate::report::ReportFormat;
 use crate::skills::batch::{self as b, Outcome};
-use crate::tools::generate_report::ReportFormat;
 use crate::tools::{Progress, ToolContext};
 
 #[derive(Debug, Args)]
@@ -30,8 +30,8 @@ pub struct BatchArgs {
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
     /// Report formats, comma-separated.
-    #[arg(long, default_value = "json,html", value_delimiter = ',')]
-    pub format: Vec<String>,
+    #[arg(long, value_enum, default_value = "json,html", value_delimiter = ',')]
+    pub format: Vec<ReportFormat>,
     /// This process's part: `I/N`, or `N` with the index from JOB_COMPLETION_INDEX (Kubernetes
     /// Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array).
     #[arg(long)]
@@ -61,11 +61,11 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
     if !dir.is_dir() {
         return Err(CliError::input(anyhow!("{} is not a folder", dir.display())));
     }
-    let formats = formats(&a.format)?;
+    let formats = a.format.clone();
     let (index, count) = shard(a.shard.as_deref())?;
     let dir = dir.canonicalize().map_err(|e| anyhow!("cannot open {}: {e}", dir.display()))?;
     std::fs::create_dir_all(&out).map_err(|e| anyhow!("cannot create {}: {e}", out.display()))?;
-    let items: Vec<b::Item> = b::plan(&dir, &out)?.into_iter().filter(|i| b::in_shard(i, index, count)).collect();
+    let items: Vec<b::Item> = b::plan(&dir, &out).await?.into_iter().filter(|i| b::in_shard(i, index, count)).collect();
     let (skipped, todo): (Vec<_>, Vec<_>) = items.into_iter().partition(|i| b::done(&out, i).is_some());
     eprintln!(
         "batch: {} file(s) in shard {index}/{count}; {} already done, {} to diagnose with {} job(s)",
@@ -75,7 +75,8 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
         a.jobs.max(1)
     );
     // One context for the whole batch: the knowledge base and models load once per process.
-    let ctx = ToolContext::new(config).with_data_root(dir.clone());
+    let mut ctx = ToolContext::new(config).with_data_root(dir.clone());
+    ctx.cancel = super::interrupt::token();
     // Overall progress, and a bar of its own for each recording being transcribed.
     let bars = MultiProgress::new();
     let bar = bars.add(ProgressBar::new(todo.len() as u64));
@@ -83,35 +84,20 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
         ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let results: Vec<Outcome> = futures::stream::iter(todo.iter().map(|item| {
-        let (ctx, out, formats, bar, bars) = (&ctx, &out, &formats, &bar, &bars);
-        async move {
-            bar.set_message(item.rel.clone());
-            let mut own = ctx.clone();
-            let file_bar = crate::audio::is_audio_path(Path::new(&item.rel)).then(|| {
-                let fb = bars.add(ProgressBar::new(100));
-                fb.set_style(
-                    ProgressStyle::with_template("  {bar:30} {percent:>3}% {msg}")
-                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                );
-                fb.set_message(item.rel.clone());
-                let hook = fb.clone();
-                own.progress =
-                    Some(Progress(Arc::new(move |_step: &str, f: f64| hook.set_position((f * 100.0) as u64))));
-                fb
-            });
-            let o = b::diagnose_one(&own, item, formats, out).await;
-            if let Some(fb) = file_bar {
-                fb.finish_and_clear();
-            }
-            bar.inc(1);
-            o
-        }
-    }))
-    .buffer_unordered(a.jobs.max(1))
-    .collect()
-    .await;
+    let results: Vec<Outcome> =
+        futures::stream::iter(todo.iter().map(|item| one(&ctx, item, &formats, &out, &bar, &bars)))
+            .buffer_unordered(a.jobs.max(1))
+            .filter_map(|o| async move { o })
+            .collect()
+            .await;
     bar.finish_and_clear();
+    if ctx.cancel.is_cancelled() {
+        let done = results.len();
+        return Err(super::interrupt::stopped(&format!(
+            "{done} file(s) finished and kept in {}; the same command resumes with the rest",
+            out.display()
+        )));
+    }
     let failed = results.iter().filter(|o| !o.ok).count();
     finish(&out, &b::outcomes(&out), Some((results.len(), skipped.len())))?;
     if failed > 0 {
@@ -123,6 +109,40 @@ pub(super) async fn run(config: Arc<Config>, a: BatchArgs) -> Result<(), CliErro
         .into());
     }
     Ok(())
+}
+
+/// One file, with a progress bar of its own for a recording; None when stopped by Ctrl-C (no new
+/// file starts after it, and the ones running stop after their current step).
+async fn one(
+    ctx: &ToolContext,
+    item: &b::Item,
+    formats: &[crate::report::ReportFormat],
+    out: &Path,
+    bar: &ProgressBar,
+    bars: &MultiProgress,
+) -> Option<Outcome> {
+    if ctx.cancel.is_cancelled() {
+        return None;
+    }
+    bar.set_message(item.rel.clone());
+    let mut own = ctx.clone();
+    let file_bar = crate::audio::is_audio_path(Path::new(&item.rel)).then(|| {
+        let fb = bars.add(ProgressBar::new(100));
+        fb.set_style(
+            ProgressStyle::with_template("  {bar:30} {percent:>3}% {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        fb.set_message(item.rel.clone());
+        let hook = fb.clone();
+        own.progress = Some(Progress(Arc::new(move |_step: &str, f: f64| hook.set_position((f * 100.0) as u64))));
+        fb
+    });
+    let o = b::diagnose_one(&own, item, formats, out).await;
+    if let Some(fb) = file_bar {
+        fb.finish_and_clear();
+    }
+    bar.inc(1);
+    o
 }
 
 /// Summary table on stdout, `summary.json` and `index.html` in OUT.
@@ -164,18 +184,6 @@ fn finish(out: &Path, all: &[Outcome], this_run: Option<(usize, usize)>) -> Resu
     }
     let _ = writeln!(s, "; index: {}", out.join("index.html").display());
     write_stdout(s.as_bytes())
-}
-
-fn formats(names: &[String]) -> Result<Vec<ReportFormat>, CliError> {
-    names
-        .iter()
-        .map(|n| match n.trim() {
-            "md" => Ok(ReportFormat::Md),
-            "html" => Ok(ReportFormat::Html),
-            "json" => Ok(ReportFormat::Json),
-            other => Err(CliError::input(anyhow!("unknown report format {other:?}: use md, html or json"))),
-        })
-        .collect()
 }
 
 /// `I/N`, or `N` with the index from the scheduler's environment; `0/1` without `--shard`.

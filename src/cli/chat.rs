@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::anyhow;
 use tokio_util::sync::CancellationToken;
 
-use super::ask::{agent, install_ctrlc};
+use super::ask::agent;
 use super::{write_stdout, CliError};
 use crate::agent::{AgentError, Message};
 use crate::config::Config;
@@ -23,7 +23,7 @@ pub(super) async fn chat(config: Arc<Config>) -> Result<(), CliError> {
         t
     };
     let current = Arc::new(Mutex::new(idle()));
-    install_ctrlc(current.clone());
+    super::interrupt::install(current.clone());
     let mut history: Vec<Message> = Vec::new();
     let model = agent.llm.as_ref().map(|l| l.model().to_string()).unwrap_or_else(|| "none".into());
     eprintln!(

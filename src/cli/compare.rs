@@ -14,7 +14,7 @@ pub(super) async fn compare(
     question: &str,
     answer: &str,
     format: SplitFormat,
-    lang: Option<crate::kb::Lang>,
+    lang: Option<crate::lang::Lang>,
 ) -> Result<(), CliError> {
     if question.trim().is_empty() || answer.trim().is_empty() {
         return Err(CliError::input(anyhow!("--question and --answer must not be empty")));

@@ -5,32 +5,32 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 
-use super::{context_for_file, write_stdout, CliError, ReportFormatArg, RoleArgs};
+use super::{context_for_file, write_stdout, CliError, RoleArgs};
 use crate::config::Config;
+use crate::report::ReportFormat;
 use crate::skills::diagnose_transcript;
-use crate::tools::generate_report::ReportFormat;
 
 pub(super) async fn diagnose(
     config: Arc<Config>,
     file: &Path,
-    format: ReportFormatArg,
+    format: ReportFormat,
     out: Option<&Path>,
-    lang: Option<crate::kb::Lang>,
+    lang: Option<crate::lang::Lang>,
     roles: &RoleArgs,
     audio: &super::transcribe::AudioArgs,
 ) -> Result<(), CliError> {
-    let format = match format {
-        ReportFormatArg::Md => ReportFormat::Md,
-        ReportFormatArg::Html => ReportFormat::Html,
-        ReportFormatArg::Json => ReportFormat::Json,
-    };
+    let cancel = super::interrupt::token();
+    let kept = "nothing was written";
     let (report, rendered) = if crate::audio::is_audio_path(file) {
-        super::transcribe::diagnose(config, file, format, lang, roles, audio).await?
+        super::transcribe::diagnose(config, file, format, lang, roles, audio, &cancel)
+            .await
+            .map_err(|e| super::interrupt::or_stopped(e, &cancel, kept))?
     } else {
-        let (ctx, name) = context_for_file(config, file)?;
+        let (mut ctx, name) = context_for_file(config, file)?;
+        ctx.cancel = cancel.clone();
         diagnose_transcript::run(&ctx, &name, &file.display().to_string(), format, lang, &roles.hints()).await.map_err(
             |e| {
-                let mut err = CliError::from(e);
+                let mut err = super::interrupt::or_stopped(e, &cancel, kept);
                 err.error = err.error.context(format!("cannot diagnose {}", file.display()));
                 err
             },

@@ -18,10 +18,12 @@ pub fn run(
     no_retrieval: bool,
     dump: Option<&Path>,
 ) -> Result<(), CliError> {
-    let ctx = ToolContext::new(config);
-    let kb = ctx.kb()?;
-    let r =
-        eval::run(&kb, &EvalOptions { every, skip_retrieval: no_retrieval }).map_err(|e| CliError::from(anyhow!(e)))?;
+    let mut ctx = ToolContext::new(config);
+    ctx.cancel = super::interrupt::token();
+    let kb = ctx.kb().map_err(|e| super::interrupt::or_stopped(e, &ctx.cancel, "nothing was written"))?;
+    let opts = EvalOptions { every, skip_retrieval: no_retrieval, cancel: ctx.cancel.clone() };
+    let r = eval::run(&kb, &opts)
+        .map_err(|e| super::interrupt::or_stopped(anyhow!(e), &ctx.cancel, "nothing was written"))?;
     if let Some(path) = dump {
         let mut lines = String::new();
         for item in &r.items {
@@ -57,6 +59,19 @@ fn text(r: &EvalReport) -> String {
             100.0 * row.irrelevant_share
         );
     }
+    comparisons(&mut s, r);
+    interviews(&mut s, r);
+    graded(&mut s, r);
+    if let Some(ret) = &r.retrieval {
+        retrieval(&mut s, ret);
+    }
+    if let Some(d) = &r.degraded {
+        let _ = writeln!(s, "\nnote: {d}");
+    }
+    s
+}
+
+fn comparisons(s: &mut String, r: &EvalReport) {
     let c = &r.comparisons;
     let _ = writeln!(
         s,
@@ -70,6 +85,9 @@ fn text(r: &EvalReport) -> String {
         100.0 * c.partial_rising,
         c.partial_entries
     );
+}
+
+fn interviews(s: &mut String, r: &EvalReport) {
     let _ = writeln!(
         s,
         "\nwhole interviews, searched and scored as `ivd diagnose` does (first reference only in brackets)"
@@ -89,6 +107,9 @@ fn text(r: &EvalReport) -> String {
             100.0 * i.moved_50_first_only
         );
     }
+}
+
+fn graded(s: &mut String, r: &EvalReport) {
     let _ = writeln!(s, "\ngraded answers (data/eval; constants fitted on the fit part only)");
     for g in &r.graded {
         let medians: Vec<String> = eval::graded::LABELS
@@ -107,7 +128,10 @@ fn text(r: &EvalReport) -> String {
             medians.join(", ")
         );
     }
-    if let Some(ret) = &r.retrieval {
+}
+
+fn retrieval(s: &mut String, ret: &eval::retrieval::RetrievalReport) {
+    {
         let _ = writeln!(s, "\nretrieval (held-out paraphrases of the test half, never indexed)");
         let _ = writeln!(s, "  {:<8} {:<8} {:>6} {:>10} {:>10}", "mode", "queries", "n", "recall@1", "recall@3");
         for row in &ret.rows {
@@ -130,8 +154,4 @@ fn text(r: &EvalReport) -> String {
             }
         }
     }
-    if let Some(d) = &r.degraded {
-        let _ = writeln!(s, "\nnote: {d}");
-    }
-    s
 }

@@ -34,36 +34,7 @@ pub(super) fn run(
         let points = store.trend(profile).map_err(|e| anyhow!(e))?;
         match format {
             ListFormat::Json => serde_json::to_string_pretty(&points).map_err(|e| anyhow!(e))? + "\n",
-            ListFormat::Text => {
-                let mut s = format!("profile {profile}: {} session(s)\n", points.len());
-                let _ = writeln!(
-                    s,
-                    "{:>5}  {:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
-                    "id", "date", "overall", "compl", "depth", "acc", "pract", "speech"
-                );
-                let cell = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
-                for p in &points {
-                    let _ = writeln!(
-                        s,
-                        "{:>5}  {:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
-                        p.id,
-                        p.at.get(..10).unwrap_or(&p.at),
-                        p.overall,
-                        cell(p.completeness),
-                        cell(p.depth),
-                        cell(p.accuracy),
-                        cell(p.practicality),
-                        cell(p.speech)
-                    );
-                }
-                if let (Some(first), Some(last)) = (points.first(), points.last()) {
-                    if points.len() >= 2 {
-                        let _ =
-                            writeln!(s, "overall {:+} since #{}", last.overall as i64 - first.overall as i64, first.id);
-                    }
-                }
-                s
-            }
+            ListFormat::Text => trend_table(profile, &points),
         }
     } else {
         let rows = store.sessions((!all).then_some(profile)).map_err(|e| anyhow!(e))?;
@@ -96,4 +67,35 @@ pub(super) fn run(
         }
     };
     write_stdout(out.as_bytes())
+}
+
+/// The profile's sessions as a table of dimensions, oldest first, and the overall's change.
+fn trend_table(profile: &str, points: &[crate::store::history::TrendPoint]) -> String {
+    let mut s = format!("profile {profile}: {} session(s)\n", points.len());
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
+        "id", "date", "overall", "compl", "depth", "acc", "pract", "speech"
+    );
+    let cell = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+    for p in points {
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            p.id,
+            p.at.get(..10).unwrap_or(&p.at),
+            p.overall,
+            cell(p.completeness),
+            cell(p.depth),
+            cell(p.accuracy),
+            cell(p.practicality),
+            cell(p.speech)
+        );
+    }
+    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+        if points.len() >= 2 {
+            let _ = writeln!(s, "overall {:+} since #{}", last.overall as i64 - first.overall as i64, first.id);
+        }
+    }
+    s
 }

@@ -55,16 +55,7 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
     match action {
         KbAction::Build => {
             let kb = load()?;
-            let started = Instant::now();
-            let idx = Bm25Index::rebuild(&kb, &config.home).map_err(|e| CliError::from(anyhow!(e)))?;
-            eprintln!(
-                "indexed {} entries from {} in {} ms into {}",
-                kb.entries.len(),
-                kb.source_label(),
-                started.elapsed().as_millis(),
-                idx.path.display()
-            );
-            Ok(())
+            build(config, kb).await
         }
         KbAction::Search { query, dimension, top, mode, format } => {
             let mode = match mode {
@@ -111,35 +102,80 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
             };
             write_stdout(text.as_bytes())
         }
-        KbAction::Validate { format } => {
-            let v = KnowledgeBase::validate(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()))?;
-            let problems = &v.problems;
-            let text = match format {
-                ListFormat::Json => {
-                    serde_json::to_string_pretty(&serde_json::json!({
-                        "valid_entries": v.entries, "chinese_only": v.chinese_only, "problems": problems
-                    }))
-                    .context("cannot encode")?
-                        + "\n"
-                }
-                ListFormat::Text => {
-                    let mut s: String = problems.iter().map(|p| format!("{p}\n")).collect();
-                    s.push_str(&format!("{} valid entries, {} problem(s)\n", v.entries, problems.len()));
-                    if v.chinese_only > 0 {
-                        s.push_str(&format!(
-                            "{} of them single-language (Chinese only): English questions still find them, but their reports quote Chinese\n",
-                            v.chinese_only
-                        ));
-                    }
-                    s
-                }
-            };
-            write_stdout(text.as_bytes())?;
-            if problems.is_empty() {
-                Ok(())
-            } else {
-                Err(CliError::input(anyhow!("the knowledge base has {} problem(s)", problems.len())))
+        KbAction::Validate { format } => validate(&config, format),
+    }
+}
+
+/// `ivd kb validate`: every problem with its file and field; exit 2 when there is any.
+fn validate(config: &Config, format: ListFormat) -> Result<(), CliError> {
+    let v = KnowledgeBase::validate(config.kb_dir.as_deref()).map_err(|e| CliError::input(e.into()))?;
+    let problems = &v.problems;
+    let text = match format {
+        ListFormat::Json => {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "valid_entries": v.entries, "chinese_only": v.chinese_only, "problems": problems
+            }))
+            .context("cannot encode")?
+                + "\n"
+        }
+        ListFormat::Text => {
+            let mut s: String = problems.iter().map(|p| format!("{p}\n")).collect();
+            s.push_str(&format!("{} valid entries, {} problem(s)\n", v.entries, problems.len()));
+            if v.chinese_only > 0 {
+                s.push_str(&format!(
+                    "{} of them single-language (Chinese only): English questions still find them, but their reports quote Chinese\n",
+                    v.chinese_only
+                ));
+            }
+            s
+        }
+    };
+    write_stdout(text.as_bytes())?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::input(anyhow!("the knowledge base has {} problem(s)", problems.len())))
+    }
+}
+
+/// `ivd kb build`: the BM25 index from scratch, then every phrasing and answer embedded into the
+/// cache (with models). On the blocking pool; Ctrl-C stops it between entries or batches, and the
+/// old index and the cached vectors stay as they were.
+async fn build(config: Arc<Config>, kb: KnowledgeBase) -> Result<(), CliError> {
+    let cancel = super::interrupt::token();
+    let c = cancel.clone();
+    let work = move || -> Result<String, crate::kb::KbError> {
+        let started = Instant::now();
+        let idx = Bm25Index::rebuild(&kb, &config.home, &c)?;
+        let mut said = format!(
+            "indexed {} entries from {} in {} ms into {}",
+            kb.entries.len(),
+            kb.source_label(),
+            started.elapsed().as_millis(),
+            idx.path.display()
+        );
+        drop(idx);
+        let models = crate::models::Models::new(&config);
+        if models.is_provisioned() {
+            let started = Instant::now();
+            let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, &models, &c)?;
+            if let Some(v) = &search.vectors {
+                v.warm(&search.kb, &c)?;
+                said.push_str(&format!("; embedded in {} ms", started.elapsed().as_millis()));
             }
         }
+        Ok(said)
+    };
+    let said = tokio::task::spawn_blocking(work).await.map_err(|e| anyhow!("the build failed: {e}"))?;
+    match said {
+        Ok(s) => {
+            eprintln!("{s}");
+            Ok(())
+        }
+        Err(e) if cancel.is_cancelled() => {
+            let _ = e;
+            Err(super::interrupt::stopped("the previous index and cached vectors are unchanged"))
+        }
+        Err(e) => Err(CliError::from(anyhow!(e))),
     }
 }

@@ -4,15 +4,13 @@
 mod ask;
 mod batch;
 mod bench;
-mod bench_audio;
-mod bench_batch;
-mod bench_llm;
 mod chat;
 mod compare;
 mod diagnose;
 mod doctor;
 mod eval;
 mod history;
+mod interrupt;
 mod kb;
 mod mock;
 mod models;
@@ -104,14 +102,14 @@ pub enum Command {
         /// The transcript, document (.docx, .pdf) or recording (.wav, .mp3, .m4a, .flac, .ogg, .webm).
         file: PathBuf,
         #[arg(long, value_enum, default_value = "md")]
-        format: ReportFormatArg,
+        format: crate::report::ReportFormat,
         /// Write the report here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Language of the report (default: the interview's; each question follows its own); for a
         /// recording, also the language whisper transcribes (detected when absent).
         #[arg(long, value_enum)]
-        lang: Option<LangArg>,
+        lang: Option<crate::lang::Lang>,
         #[command(flatten)]
         roles: RoleArgs,
         #[command(flatten)]
@@ -125,7 +123,7 @@ pub enum Command {
         format: transcribe::TranscriptFormat,
         /// Language of the talk (detected when absent).
         #[arg(long, value_enum)]
-        lang: Option<LangArg>,
+        lang: Option<crate::lang::Lang>,
         #[command(flatten)]
         roles: RoleArgs,
         #[command(flatten)]
@@ -141,7 +139,7 @@ pub enum Command {
         format: SplitFormat,
         /// Language of the feedback (default: the question's).
         #[arg(long, value_enum)]
-        lang: Option<LangArg>,
+        lang: Option<crate::lang::Lang>,
     },
     /// Build, search, count or validate the knowledge base.
     Kb {
@@ -257,28 +255,6 @@ pub enum ModelsAction {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ReportFormatArg {
-    Md,
-    Html,
-    Json,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum LangArg {
-    Zh,
-    En,
-}
-
-impl LangArg {
-    fn lang(self) -> crate::kb::Lang {
-        match self {
-            LangArg::Zh => crate::kb::Lang::Zh,
-            LangArg::En => crate::kb::Lang::En,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ListFormat {
     Text,
     Json,
@@ -368,35 +344,41 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
     match command {
         Command::Split { file, format, roles } => split::split(config, &file, format, &roles).await,
         Command::Diagnose { file, format, out, lang, roles, audio } => {
-            diagnose::diagnose(config, &file, format, out.as_deref(), lang.map(LangArg::lang), &roles, &audio).await
+            diagnose::diagnose(config, &file, format, out.as_deref(), lang, &roles, &audio).await
         }
         Command::Transcribe { file, format, lang, roles, audio } => {
-            transcribe::transcribe(config, &file, format, lang.map(LangArg::lang), &roles, &audio).await
+            transcribe::transcribe(config, &file, format, lang, &roles, &audio).await
         }
         Command::Compare { question, answer, format, lang } => {
-            compare::compare(config, &question, &answer, format, lang.map(LangArg::lang)).await
+            compare::compare(config, &question, &answer, format, lang).await
         }
         Command::Ask { request, file } => ask::ask(config, &request, file.as_deref()).await,
         Command::Chat => chat::chat(config).await,
         Command::Doctor { format } => doctor::run(config, format).await,
-        Command::Skills { action } => skills::run(config, action),
+        Command::Skills { action } => off_thread(move || skills::run(config, action)).await,
         Command::Batch(a) => batch::run(config, a).await,
         Command::Mock(a) => mock::run(config, a).await,
-        Command::History { action, format, trend, all } => history::run(&config, action, format, trend, all),
-        Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { llm: true, runs, .. } => bench_llm::run(config, runs).await,
-        Command::Bench { batch: true, .. } => bench_batch::run(&config),
-        Command::Bench { audio: Some(file), whisper_cli, .. } => {
-            bench_audio::run(&config, &file, whisper_cli.as_deref())
+        Command::History { action, format, trend, all } => {
+            off_thread(move || history::run(&config, action, format, trend, all)).await
         }
-        Command::Bench { runs, no_large, .. } => bench::run(config, runs, !no_large).await,
-        Command::Models { action } => models::run(&config, action),
+        Command::Kb { action } => kb::run(config, action).await,
+        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch } => {
+            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch };
+            bench::run(config, a).await
+        }
+        Command::Models { action } => off_thread(move || models::run(&config, action)).await,
         Command::Eval { format, every, no_retrieval, dump } => {
-            eval::run(config, format, every, no_retrieval, dump.as_deref())
+            off_thread(move || eval::run(config, format, every, no_retrieval, dump.as_deref())).await
         }
         Command::Tools { action: ToolsAction::List { format } } => tools::list(format),
         Command::Tools { action: ToolsAction::Run { name, input } } => tools::run(config, &name, &input).await,
     }
+}
+
+/// A command that is blocking work from start to end (SQLite, model files, scoring loops) runs on
+/// the blocking pool, never on an async thread.
+async fn off_thread(work: impl FnOnce() -> Result<(), CliError> + Send + 'static) -> Result<(), CliError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| CliError::from(anyhow!("the command failed: {e}")))?
 }
 
 /// A file the user named on the command line: the tools may read it, so its folder becomes the

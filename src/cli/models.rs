@@ -12,10 +12,13 @@ use crate::models::Models;
 fn warm_knowledge_base(config: &Config, models: &Models) -> Result<(), CliError> {
     let started = std::time::Instant::now();
     let kb = crate::kb::KnowledgeBase::load(config.kb_dir.as_deref()).map_err(|e| CliError::from(anyhow!(e)))?;
-    let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, models)
-        .map_err(|e| CliError::from(anyhow!(e)))?;
+    // Ctrl-C stops it between batches; what was embedded stays cached for the next run.
+    let cancel = super::interrupt::token();
+    let stopped =
+        |e: crate::kb::KbError| super::interrupt::or_stopped(anyhow!(e), &cancel, "what was embedded is cached");
+    let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, models, &cancel).map_err(stopped)?;
     if let Some(v) = &search.vectors {
-        v.warm(&search.kb).map_err(|e| CliError::from(anyhow!(e)))?;
+        v.warm(&search.kb, &cancel).map_err(|e| stopped(e.into()))?;
         eprintln!(
             "knowledge base embedded into {} in {:.1}s",
             config.home.join("ivd.sqlite").display(),

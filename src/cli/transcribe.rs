@@ -14,9 +14,9 @@ use super::{context_for_file, write_stdout, CliError, RoleArgs};
 use crate::audio::speakers::ChannelMode;
 use crate::audio::vad::VadKind;
 use crate::config::Config;
+use crate::report::ReportFormat;
 use crate::skills::diagnose_audio::{self, AudioOptions};
 use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
-use crate::tools::generate_report::ReportFormat;
 use crate::tools::{call, Progress, ToolContext};
 use crate::transcript::roles::Role;
 
@@ -45,9 +45,9 @@ pub enum VadArg {
 }
 
 impl AudioArgs {
-    pub(super) fn options(&self, speech_lang: Option<crate::kb::Lang>) -> AudioOptions {
+    pub(super) fn options(&self, speech_lang: Option<crate::lang::Lang>) -> AudioOptions {
         AudioOptions {
-            speech_lang: speech_lang.map(|l| crate::skills::diagnose_transcript::lang_code(l).to_string()),
+            speech_lang,
             channels: self.channels.map(|c| match c {
                 ChannelsArg::InterviewerLeft => ChannelMode::InterviewerLeft,
                 ChannelsArg::InterviewerRight => ChannelMode::InterviewerRight,
@@ -105,11 +105,13 @@ pub(super) async fn diagnose(
     config: Arc<Config>,
     file: &Path,
     format: ReportFormat,
-    lang: Option<crate::kb::Lang>,
+    lang: Option<crate::lang::Lang>,
     roles: &RoleArgs,
     audio: &AudioArgs,
+    cancel: &tokio_util::sync::CancellationToken,
 ) -> Result<(crate::report::model::Report, String), CliError> {
-    let (ctx, name) = context_for_file(config, file)?;
+    let (mut ctx, name) = context_for_file(config, file)?;
+    ctx.cancel = cancel.clone();
     let (ctx, bar) = interactive(ctx);
     let result = diagnose_audio::run(
         &ctx,
@@ -136,7 +138,7 @@ pub(super) async fn diagnose(
 /// `ivd transcribe`'s JSON.
 #[derive(Serialize)]
 struct TranscriptOut {
-    language: String,
+    language: crate::lang::Lang,
     duration_s: f64,
     speakers: Vec<SpeakerOut>,
     segments: Vec<SegmentOut>,
@@ -160,11 +162,12 @@ pub(super) async fn transcribe(
     config: Arc<Config>,
     file: &Path,
     format: TranscriptFormat,
-    lang: Option<crate::kb::Lang>,
+    lang: Option<crate::lang::Lang>,
     roles: &RoleArgs,
     audio: &AudioArgs,
 ) -> Result<(), CliError> {
-    let (ctx, name) = context_for_file(config, file)?;
+    let (mut ctx, name) = context_for_file(config, file)?;
+    ctx.cancel = super::interrupt::token();
     let (ctx, bar) = interactive(ctx);
     let opts = audio.options(lang);
     let rec = diagnose_audio::transcribe(&ctx, &name, &opts).await;
@@ -195,7 +198,7 @@ pub(super) async fn transcribe(
         Some(call(&DetectSpeakers, args, &ctx).await?.analysis)
     };
     let out = TranscriptOut {
-        language: rec.language.clone(),
+        language: rec.language,
         duration_s: round2(rec.duration_s),
         speakers: analysis
             .as_ref()

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Graded {
     pub entry: String,
-    pub lang: String,
+    pub lang: crate::lang::Lang,
     pub question: String,
     pub answer: String,
     pub label: String,

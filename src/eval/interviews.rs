@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::kb::search::KbSearch;
 use crate::kb::KbError;
-use crate::scoring::{assess, assess_among, lang_of};
+use crate::scoring::{assess, assess_among};
 use crate::transcript::{self, pairs, roles};
 
 const INTERVIEWS: &[(&str, &str, &[u8])] = &[
@@ -34,7 +34,7 @@ pub struct InterviewRow {
     pub moved_50_first_only: f64,
 }
 
-pub fn run(s: &KbSearch) -> Result<Vec<InterviewRow>, KbError> {
+pub fn run(s: &KbSearch, cancel: &tokio_util::sync::CancellationToken) -> Result<Vec<InterviewRow>, KbError> {
     let mut rows = Vec::new();
     for (file, part, bytes) in INTERVIEWS {
         let Ok(t) = transcript::parse_bytes(bytes, None) else { continue };
@@ -46,10 +46,10 @@ pub fn run(s: &KbSearch) -> Result<Vec<InterviewRow>, KbError> {
         }
         let score = |q: &str, ans: &str| -> Result<(f64, f64), KbError> {
             let hits = s.references_for(q)?;
-            let lang = lang_of(q, ans);
-            let (_, chosen) = assess_among(s, q, ans, &hits, lang)?;
+            let lang = crate::lang::of_question(q, ans);
+            let (_, chosen) = assess_among(s, q, ans, &hits, lang, cancel)?;
             let first = hits.first().and_then(|h| s.position(&h.id));
-            let plain = assess(s, q, ans, first, lang)?;
+            let plain = assess(s, q, ans, first, lang, cancel)?;
             Ok((chosen.overall as f64, plain.overall as f64))
         };
         let (mut own, mut own_first, mut moved, mut moved_first) = (vec![], vec![], vec![], vec![]);

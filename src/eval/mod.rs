@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::kb::evidence::Evidence;
 use crate::kb::search::KbSearch;
-use crate::kb::{KbError, Lang};
+use crate::kb::KbError;
+use crate::lang::Lang;
 use crate::scoring::{assess_with_evidence, content::ContentScore};
 
 /// The graded answers, compiled in so `ivd eval` works from any folder.
@@ -27,6 +28,8 @@ pub struct EvalOptions {
     pub every: usize,
     /// Skip retrieval (the slowest part without vectors cached).
     pub skip_retrieval: bool,
+    /// Scoring stops once this fires (Ctrl-C).
+    pub cancel: tokio_util::sync::CancellationToken,
 }
 
 /// Scores of one built set.
@@ -72,7 +75,7 @@ pub struct GradedRow {
 pub struct Item {
     pub set: String,
     pub entry: String,
-    pub lang: String,
+    pub lang: Lang,
     pub label: Option<String>,
     pub test: bool,
     pub k: usize,
@@ -102,14 +105,14 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
     let chosen: Vec<usize> = (0..s.kb.entries.len()).filter(|i| i % every == 0).collect();
     let mut items = Vec::new();
     for c in sets::build(&s.kb, &chosen) {
-        let (content, ev) = assess_with_evidence(s, &c.question, &c.answer, Some(c.entry), c.lang)?;
+        let (content, ev) = assess_with_evidence(s, &c.question, &c.answer, Some(c.entry), c.lang, &opts.cancel)?;
         let entry = s.kb.entries[c.entry].id.clone();
         let evidence = evidence_json(&ev);
         items.push(Item {
             set: c.set.into(),
             test: graded::is_test(&entry),
             entry,
-            lang: lang_str(c.lang).into(),
+            lang: c.lang,
             label: None,
             k: c.k,
             evidence,
@@ -124,8 +127,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
         {
             let reference = s.references_for(&g.question)?.first().and_then(|h| s.position(&h.id));
             found.push(reference.is_some_and(|r| s.kb.entries[r].id == g.entry));
-            let lang = if g.lang == "en" { Lang::En } else { Lang::Zh };
-            let (content, ev) = assess_with_evidence(s, &g.question, &g.answer, reference, lang)?;
+            let (content, ev) = assess_with_evidence(s, &g.question, &g.answer, reference, g.lang, &opts.cancel)?;
             items.push(Item {
                 set: "graded".into(),
                 test: graded::is_test(&g.entry),
@@ -146,17 +148,10 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
         sets: set_rows(&items),
         comparisons: comparisons(&items),
         graded: graded_rows(&items, &found),
-        interviews: interviews::run(s)?,
+        interviews: interviews::run(s, &opts.cancel)?,
         degraded: s.degraded.clone(),
         items,
     })
-}
-
-fn lang_str(l: Lang) -> &'static str {
-    match l {
-        Lang::Zh => "zh",
-        Lang::En => "en",
-    }
 }
 
 fn evidence_json(ev: &Evidence) -> serde_json::Value {
@@ -199,13 +194,13 @@ fn set_rows(items: &[Item]) -> Vec<SetRow> {
 }
 
 fn comparisons(items: &[Item]) -> Comparisons {
-    let score = |set: &str, entry: &str, lang: &str| {
+    let score = |set: &str, entry: &str, lang: Lang| {
         items.iter().find(|i| i.set == set && i.entry == entry && i.lang == lang).map(|i| i.content.overall as i64)
     };
     let ahead = |wrong: &str| {
         let (mut ok, mut n) = (0usize, 0usize);
         for i in items.iter().filter(|i| i.set == "other-language") {
-            if let Some(w) = score(wrong, &i.entry, &i.lang) {
+            if let Some(w) = score(wrong, &i.entry, i.lang) {
                 n += 1;
                 ok += usize::from(i.content.overall as i64 - w >= 25);
             }

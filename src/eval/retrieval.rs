@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::kb::search::{KbSearch, SearchMode, SearchOptions};
 use crate::kb::KbError;
-use crate::transcript::lang::is_cjk;
+use crate::lang::is_cjk;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RetrievalRow {

@@ -10,7 +10,8 @@
 //! - the novice answer, and "I don't know".
 
 use crate::kb::vectors::analysis_sentences;
-use crate::kb::{Entry, KnowledgeBase, Lang};
+use crate::kb::{Entry, KnowledgeBase};
+use crate::lang::Lang;
 
 /// One built answer to score.
 #[derive(Debug, Clone)]
@@ -49,7 +50,7 @@ pub fn build(kb: &KnowledgeBase, entries: &[usize]) -> Vec<Case> {
                     cases.push(case(set, kb.entries[j].expert_in(lang).to_string(), 0));
                 }
             }
-            let other = if lang == Lang::Zh { Lang::En } else { Lang::Zh };
+            let other = lang.other();
             cases.push(case("other-language", e.expert_in(other).to_string(), 0));
             cases.push(case("novice", e.novice_in(lang).to_string(), 0));
             cases.push(case("keyword-list", keyword_list(e, lang), 0));

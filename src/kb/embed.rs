@@ -4,6 +4,7 @@
 
 use std::sync::Mutex;
 use std::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
 use sha2::{Digest, Sha256};
@@ -13,6 +14,8 @@ use crate::store::{Store, StoreError};
 
 /// Batch size for embedding: measured fastest on 2 cores for short sentences (MODELS.md).
 const BATCH: usize = 32;
+/// Texts embedded between two looks at the cancellation: about a second of both cores.
+pub const CHUNK: usize = 256;
 /// e5's maximum sequence length.
 const MAX_LENGTH: usize = 512;
 
@@ -26,6 +29,8 @@ pub enum EmbedError {
     Load { path: String, message: String },
     #[error("embedding failed: {0}")]
     Embed(String),
+    #[error("the embedding was cancelled")]
+    Cancelled,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -109,7 +114,13 @@ impl Embedder {
     }
 
     /// Embed prefixed texts through the cache: only texts never seen by this model are embedded.
-    pub fn cached(&self, store: &mut Store, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    /// Embedding stops between batches of [`CHUNK`] texts once `cancel` fires.
+    pub fn cached(
+        &self,
+        store: &mut Store,
+        texts: &[String],
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
         let hashes: Vec<String> = texts.iter().map(|t| content_hash(t)).collect();
         let mut out: Vec<Option<Vec<f32>>> = Vec::with_capacity(texts.len());
         let mut missing = Vec::new();
@@ -131,7 +142,13 @@ impl Embedder {
                 });
             }
             let todo: Vec<String> = unique.iter().map(|&i| texts[i].clone()).collect();
-            let vecs = self.embed_raw(&todo)?;
+            let mut vecs = Vec::with_capacity(todo.len());
+            for chunk in todo.chunks(CHUNK) {
+                if cancel.is_cancelled() {
+                    return Err(EmbedError::Cancelled);
+                }
+                vecs.extend(self.embed_raw(chunk)?);
+            }
             let items: Vec<(String, Vec<f32>)> =
                 unique.iter().zip(&vecs).map(|(&i, v)| (hashes[i].clone(), v.clone())).collect();
             store.put_embeddings(&self.name, &items)?;

@@ -1,5 +1,6 @@
 //! One knowledge-base entry, as written in `knowledge_base/<dimension>/<id>.toml`.
 
+use crate::lang::Lang;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -73,13 +74,6 @@ pub struct Entry {
     pub gap_analysis_en: String,
     #[serde(default)]
     pub follow_ups_en: Vec<String>,
-}
-
-/// A language of the knowledge base's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    Zh,
-    En,
 }
 
 impl Entry {

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
+use tokio_util::sync::CancellationToken;
 
 use super::embed::dot;
 use super::search::KbSearch;
@@ -142,7 +143,14 @@ pub struct BandCache(Mutex<HashMap<usize, Vec<Band>>>);
 
 impl KbSearch {
     /// The evidence for `answer` given to `question`, against the reference entry if there is one.
-    pub fn evidence(&self, question: &str, answer: &str, reference: Option<usize>) -> Result<Evidence, KbError> {
+    /// Embedding stops once `cancel` fires.
+    pub fn evidence(
+        &self,
+        question: &str,
+        answer: &str,
+        reference: Option<usize>,
+        cancel: &CancellationToken,
+    ) -> Result<Evidence, KbError> {
         let mut ev = Evidence::default();
         if answer.trim().is_empty() {
             return Ok(ev);
@@ -152,11 +160,11 @@ impl KbSearch {
             ev.lexical = standing(&profiles.scores(&term_set(answer)), r);
         }
         let Some(v) = &self.vectors else { return Ok(ev) };
-        let matrix = v.answer_matrix(&self.kb)?;
+        let matrix = v.answer_matrix(&self.kb, cancel)?;
         let sentences = analysis_sentences(answer);
         let mut texts: Vec<&str> = vec![answer];
         texts.extend(sentences.iter().copied());
-        let vecs = v.passages(&texts)?;
+        let vecs = v.passages(&texts, cancel)?;
         let whole = &vecs[0];
         let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
 
@@ -183,7 +191,7 @@ impl KbSearch {
         }
         ev.vector = standing(&per_entry, r);
 
-        let side = v.answer_side(&self.kb, r)?;
+        let side = v.answer_side(&self.kb, r, cancel)?;
         let best = |set: &[Vec<f32>], probe: &[f32]| set.iter().map(|x| dot(x, probe)).fold(f32::MIN, f32::max);
         ev.expert = Some(best(&side.expert, whole) as f64);
         ev.novice = Some(best(&side.novice, whole) as f64);

@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
 
 use sha2::{Digest, Sha256};
 use tantivy::collector::TopDocs;
@@ -245,24 +246,40 @@ impl Bm25Index {
     /// of entries that changed since it was last written.
     pub fn open_or_build(kb: &KnowledgeBase, home: &Path) -> Result<Bm25Index, KbError> {
         let dir = Self::dir_for(kb, home);
-        match Self::sync(kb, &dir) {
+        // Changes since the last write are few (an edited entry): seconds even for 10,000
+        // entries, so this path does not look at a cancellation.
+        match Self::sync(kb, &dir, None) {
             Ok(idx) => Ok(idx),
             Err(SyncError::Busy(e)) => Err(e),
             Err(SyncError::Broken(_)) => {
                 let _ = std::fs::remove_dir_all(&dir);
-                Self::sync(kb, &dir).map_err(|(SyncError::Busy(e) | SyncError::Broken(e))| e)
+                Self::sync(kb, &dir, None).map_err(|(SyncError::Busy(e) | SyncError::Broken(e))| e)
             }
         }
     }
 
-    /// Delete the index and build it from scratch (for `ivd kb build` and benchmarks).
-    pub fn rebuild(kb: &KnowledgeBase, home: &Path) -> Result<Bm25Index, KbError> {
+    /// Build the index from scratch (for `ivd kb build` and benchmarks) in a folder of its own,
+    /// then put it in place of the old one: a build stopped by `cancel` leaves the old index as
+    /// it was.
+    pub fn rebuild(kb: &KnowledgeBase, home: &Path, cancel: &CancellationToken) -> Result<Bm25Index, KbError> {
         let dir = Self::dir_for(kb, home);
+        let tmp = dir.with_extension(format!("building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let built = Self::sync(kb, &tmp, Some(cancel)).map_err(|(SyncError::Busy(e) | SyncError::Broken(e))| e);
+        let built = match built {
+            Ok(idx) => idx,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&tmp);
+                return Err(e);
+            }
+        };
+        drop(built);
         let _ = std::fs::remove_dir_all(&dir);
+        std::fs::rename(&tmp, &dir).map_err(|e| err(&dir, e))?;
         Self::open_or_build(kb, home)
     }
 
-    fn sync(kb: &KnowledgeBase, dir: &Path) -> Result<Bm25Index, SyncError> {
+    fn sync(kb: &KnowledgeBase, dir: &Path, cancel: Option<&CancellationToken>) -> Result<Bm25Index, SyncError> {
         let started = Instant::now();
         let broken = |e: KbError| SyncError::Broken(e);
         std::fs::create_dir_all(dir).map_err(|e| broken(err(dir, e)))?;
@@ -280,7 +297,7 @@ impl Bm25Index {
             let mut writer = Self::writer(&index, dir)?;
             // Whoever held the lock may have brought it up to date meanwhile.
             if !up_to_date(&index).map_err(|e| broken(err(dir, e)))? {
-                (added, removed) = Self::apply_changes(kb, &index, &f, &mut writer, dir).map_err(broken)?;
+                (added, removed) = Self::apply_changes(kb, &index, &f, &mut writer, dir, cancel).map_err(broken)?;
                 writer.wait_merging_threads().map_err(|e| broken(err(dir, e)))?;
             }
         }
@@ -332,6 +349,7 @@ impl Bm25Index {
         f: &Fields,
         writer: &mut IndexWriter<TantivyDocument>,
         dir: &Path,
+        cancel: Option<&CancellationToken>,
     ) -> Result<(usize, usize), KbError> {
         let reader: IndexReader =
             index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(|e| err(dir, e))?;
@@ -352,6 +370,10 @@ impl Bm25Index {
         let mut added = 0;
         // In base order, so a fresh build is deterministic.
         for (e, hash) in kb.entries.iter().zip(&hashes) {
+            if cancel.is_some_and(CancellationToken::is_cancelled) {
+                // Nothing was committed: the folder holds no index of this base.
+                return Err(KbError::Cancelled);
+            }
             if stored.get(&e.id) != Some(hash) {
                 writer.add_document(document(f, e, hash)).map_err(|e| err(dir, e))?;
                 added += 1;

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{include_dir, Dir};
 use sha2::{Digest, Sha256};
 
-pub use entry::{Difficulty, Dimension, Entry, KeyPoint, Lang, Manifest, Mistake};
+pub use entry::{Difficulty, Dimension, Entry, KeyPoint, Manifest, Mistake};
 pub use validate::Problem;
 
 static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/knowledge_base");
@@ -38,6 +38,8 @@ pub enum KbError {
     Embed(#[from] embed::EmbedError),
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
+    #[error("stopped before it finished; nothing was changed")]
+    Cancelled,
 }
 
 /// What `ivd kb validate` reports.

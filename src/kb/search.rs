@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use tokio_util::sync::CancellationToken;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -130,7 +131,13 @@ impl KbSearch {
 
     /// Open with dense vectors when the models are provisioned; without them, BM25 alone and a
     /// `degraded` note saying how to fix it. Broken model files are errors, not a silent fallback.
-    pub fn open_with_models(kb: KnowledgeBase, home: &Path, models: &Models) -> Result<KbSearch, KbError> {
+    /// Loading the model and embedding the base stop once `cancel` fires.
+    pub fn open_with_models(
+        kb: KnowledgeBase,
+        home: &Path,
+        models: &Models,
+        cancel: &CancellationToken,
+    ) -> Result<KbSearch, KbError> {
         let mut s = Self::open(kb, home)?;
         if !models.is_provisioned() {
             s.degraded = Some(format!(
@@ -140,13 +147,18 @@ impl KbSearch {
             return Ok(s);
         }
         let embedder = Embedder::load(models, Variant::Int8)?;
-        Self::open_with_embedder(s, home, embedder)
+        Self::open_with_embedder(s, home, embedder, cancel)
     }
 
     /// Add vectors from an already loaded model (a process that reopens a changed base keeps it).
-    pub fn open_with_embedder(mut s: KbSearch, home: &Path, embedder: Embedder) -> Result<KbSearch, KbError> {
+    pub fn open_with_embedder(
+        mut s: KbSearch,
+        home: &Path,
+        embedder: Embedder,
+        cancel: &CancellationToken,
+    ) -> Result<KbSearch, KbError> {
         let store = Store::open(home)?;
-        s.vectors = Some(KbVectors::build(&s.kb, embedder, store)?);
+        s.vectors = Some(KbVectors::build(&s.kb, embedder, store, cancel)?);
         s.degraded = None;
         Ok(s)
     }
@@ -192,7 +204,7 @@ impl KbSearch {
         // A question often opens with a greeting or a segue ("你好，今天聊聊 Agent。先说说…"): the
         // relevance of an entry is its best over the whole question and each of its sentences.
         let mut parts: Vec<HashSet<String>> = vec![q_terms.into_iter().collect()];
-        for sentence in crate::transcript::text::sentences(query) {
+        for sentence in crate::lang::sentences(query) {
             let set = term_set(sentence);
             if set.len() >= 2 && set.len() < parts[0].len() {
                 parts.push(set);

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use tokio_util::sync::CancellationToken;
 
 use super::embed::{dot, EmbedError, Embedder};
 use super::KnowledgeBase;
@@ -195,7 +196,12 @@ pub fn phrasings(e: &super::Entry) -> Vec<String> {
 
 impl KbVectors {
     /// Vectors of every phrasing, from the cache where possible.
-    pub fn build(kb: &KnowledgeBase, embedder: Embedder, mut store: Store) -> Result<KbVectors, EmbedError> {
+    pub fn build(
+        kb: &KnowledgeBase,
+        embedder: Embedder,
+        mut store: Store,
+        cancel: &CancellationToken,
+    ) -> Result<KbVectors, EmbedError> {
         let mut texts = Vec::new();
         let mut row_entry = Vec::new();
         for (i, e) in kb.entries.iter().enumerate() {
@@ -204,7 +210,7 @@ impl KbVectors {
                 row_entry.push(i);
             }
         }
-        let vecs = embedder.cached(&mut store, &texts)?;
+        let vecs = embedder.cached(&mut store, &texts, cancel)?;
         Ok(KbVectors {
             embedder,
             questions: QuestionRows::new(&vecs, row_entry),
@@ -225,7 +231,12 @@ impl KbVectors {
     }
 
     /// Answer-side vectors of an entry, embedded on first use and cached.
-    pub fn answer_side(&self, kb: &KnowledgeBase, entry: usize) -> Result<EntryVectors, EmbedError> {
+    pub fn answer_side(
+        &self,
+        kb: &KnowledgeBase,
+        entry: usize,
+        cancel: &CancellationToken,
+    ) -> Result<EntryVectors, EmbedError> {
         if let Some(v) = self.answers.lock().ok().and_then(|m| m.get(&entry).cloned()) {
             return Ok(v);
         }
@@ -242,7 +253,7 @@ impl KbVectors {
         let flat: Vec<String> = groups.iter().flatten().cloned().collect();
         let vecs = {
             let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
-            self.embedder.cached(&mut store, &flat)?
+            self.embedder.cached(&mut store, &flat, cancel)?
         };
         let mut it = vecs.into_iter();
         let mut grouped: Vec<Vec<Vec<f32>>> = groups.iter().map(|g| it.by_ref().take(g.len()).collect()).collect();
@@ -256,7 +267,11 @@ impl KbVectors {
     }
 
     /// The base-wide answer matrix, embedded (or read from the cache) on first use.
-    pub fn answer_matrix(&self, kb: &KnowledgeBase) -> Result<std::sync::Arc<AnswerMatrix>, EmbedError> {
+    pub fn answer_matrix(
+        &self,
+        kb: &KnowledgeBase,
+        cancel: &CancellationToken,
+    ) -> Result<std::sync::Arc<AnswerMatrix>, EmbedError> {
         let poisoned = || EmbedError::Embed("the answer matrix lock was poisoned".into());
         let mut slot = self.matrix.lock().map_err(|_| poisoned())?;
         if let Some(m) = slot.as_ref() {
@@ -278,7 +293,7 @@ impl KbVectors {
         let embed = |items: &[(usize, String)]| -> Result<Vec<(usize, Vec<f32>)>, EmbedError> {
             let texts: Vec<String> = items.iter().map(|(_, t)| t.clone()).collect();
             let mut store = self.store.lock().map_err(|_| poisoned())?;
-            let vecs = self.embedder.cached(&mut store, &texts)?;
+            let vecs = self.embedder.cached(&mut store, &texts, cancel)?;
             Ok(items.iter().map(|(i, _)| *i).zip(vecs).collect())
         };
         let m =
@@ -289,26 +304,28 @@ impl KbVectors {
 
     /// Embed everything scoring will ask for (every entry's answer side and the answer matrix), so
     /// that the first diagnosis after provisioning finds it all in the cache.
-    pub fn warm(&self, kb: &KnowledgeBase) -> Result<(), EmbedError> {
-        self.answer_matrix(kb)?;
+    pub fn warm(&self, kb: &KnowledgeBase, cancel: &CancellationToken) -> Result<(), EmbedError> {
+        self.answer_matrix(kb, cancel)?;
         for i in 0..kb.entries.len() {
-            self.answer_side(kb, i)?;
+            self.answer_side(kb, i, cancel)?;
         }
         Ok(())
     }
 
     /// Passage vectors of arbitrary texts (answers and their sentences), through the cache.
-    pub fn passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    pub fn passages(&self, texts: &[&str], cancel: &CancellationToken) -> Result<Vec<Vec<f32>>, EmbedError> {
         let prefixed: Vec<String> = texts.iter().map(|t| format!("passage: {t}")).collect();
         let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
-        self.embedder.cached(&mut store, &prefixed)
+        self.embedder.cached(&mut store, &prefixed, cancel)
     }
 
     /// A query's vector, through the cache: interview questions recur (every re-diagnosis of a
     /// transcript asks the same ones), and a cache hit costs far less than inference.
     pub fn query_vector(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
         let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
-        Ok(self.embedder.cached(&mut store, &[format!("query: {text}")])?.pop().unwrap_or_default())
+        // One text: nothing to stop between.
+        let never = CancellationToken::new();
+        Ok(self.embedder.cached(&mut store, &[format!("query: {text}")], &never)?.pop().unwrap_or_default())
     }
 
     pub fn rows(&self) -> usize {

@@ -13,7 +13,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{json::extract_object, prompts, LlmClient, LlmError};
-use crate::kb::{Entry, Lang};
+use crate::kb::Entry;
+use crate::lang::Lang;
 
 /// At most this many quotes are kept; a model that quotes the whole answer proves nothing.
 const MAX_QUOTES: usize = 5;
@@ -28,14 +29,7 @@ const MIN_FEEDBACK_ZH: usize = 8;
 /// The expert answer is abridged to this many characters in the prompt (small context windows).
 const EXPERT_CHARS: usize = 1200;
 
-/// The model's four scores, in the rubric's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ModelScores {
-    pub completeness: u32,
-    pub depth: u32,
-    pub accuracy: u32,
-    pub practicality: u32,
-}
+use crate::scoring::blend::ModelScores;
 
 /// What survived checking.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,7 +213,7 @@ fn squeeze(s: &str) -> String {
 /// Feedback in the wrong language is not shown: the report speaks the interview's language.
 fn speaks(s: &str, lang: Lang) -> bool {
     let letters = s.chars().filter(|c| c.is_alphabetic()).count().max(1);
-    let cjk = s.chars().filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c)).count();
+    let cjk = s.chars().filter(|c| crate::lang::is_cjk(*c)).count();
     match lang {
         Lang::Zh => cjk * 3 >= letters,
         Lang::En => cjk * 10 < letters,

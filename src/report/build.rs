@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::model::{ImprovementPlan, QuestionReport, Summary};
-use crate::kb::{KnowledgeBase, Lang};
+use crate::kb::KnowledgeBase;
+use crate::lang::Lang;
 
 /// A question at or above this (solid, on the calibrated scale) is a strength, below `WEAK` (under
 /// partial) a weakness.
@@ -179,6 +180,21 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
             });
         }
     }
+    long_term.extend(habits(questions, zh));
+    if immediate.is_empty() {
+        immediate.push(if zh {
+            "所有回答都在 70 分以上：保持，并准备更难的追问。".into()
+        } else {
+            "Every answer scored 70 or more: keep it up and prepare for harder follow-ups.".into()
+        });
+    }
+    long_term.truncate(MAX_ITEMS);
+    ImprovementPlan { immediate, short_term, long_term }
+}
+
+/// Habits the whole interview asks for: examples with measured results, and mechanisms.
+fn habits(questions: &[QuestionReport], zh: bool) -> Vec<String> {
+    let mut long_term = Vec::new();
     let practical = mean(questions.iter().map(|q| q.content.practicality.score));
     if practical < STRONG {
         long_term.push(if zh {
@@ -196,15 +212,7 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
                 .to_string()
         });
     }
-    if immediate.is_empty() {
-        immediate.push(if zh {
-            "所有回答都在 70 分以上：保持，并准备更难的追问。".into()
-        } else {
-            "Every answer scored 70 or more: keep it up and prepare for harder follow-ups.".into()
-        });
-    }
-    long_term.truncate(MAX_ITEMS);
-    ImprovementPlan { immediate, short_term, long_term }
+    long_term
 }
 
 /// A dimension must move this many points to count as improved or declined: less is within what

@@ -3,9 +3,10 @@
 
 pub mod build;
 pub mod charts;
+pub mod history;
 pub mod index;
 pub mod model;
 pub mod render;
 
 pub use model::Report;
-pub use render::{render, OutputFormat};
+pub use render::{render, ReportFormat};

@@ -36,7 +36,7 @@ pub struct SourceInfo {
     /// "transcript" or "audio".
     pub kind: String,
     pub format: String,
-    pub language: String,
+    pub language: crate::lang::Mix,
     pub duration_s: Option<f64>,
 }
 
@@ -112,19 +112,7 @@ pub struct ImprovementPlan {
     pub long_term: Vec<String>,
 }
 
-/// One session of a profile's history: the mean of each dimension over its questions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct TrendPoint {
-    pub id: i64,
-    pub at: String,
-    pub kind: String,
-    pub overall: u32,
-    pub completeness: Option<u32>,
-    pub depth: Option<u32>,
-    pub accuracy: Option<u32>,
-    pub practicality: Option<u32>,
-    pub speech: Option<u32>,
-}
+pub use crate::store::history::TrendPoint;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Comparison {
@@ -146,9 +134,14 @@ pub struct Meta {
     pub generated_at: String,
     /// The language the report's headings and summary speak: the candidate's majority language,
     /// or `--lang`. Each question's feedback follows that question's language.
-    #[serde(default)]
-    pub lang: String,
+    #[serde(default = "default_lang")]
+    pub lang: crate::lang::Lang,
     pub analyzer: String,
     pub kb_entries: usize,
     pub elapsed_ms: u64,
+}
+
+/// Reports stored before `meta.lang` existed were English.
+fn default_lang() -> crate::lang::Lang {
+    crate::lang::Lang::En
 }

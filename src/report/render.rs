@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use minijinja::{context, AutoEscape, Environment};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::build::mean;
 use super::charts;
@@ -16,11 +17,25 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("report.html.j2", include_str!("../../prompts/report.html.j2")),
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
+/// The formats a report is written in: the one type from the command line (`--format`) through
+/// the tools' arguments to the renderer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
     Md,
     Html,
     Json,
+}
+
+impl ReportFormat {
+    /// The file extension, also the name `--format` takes.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ReportFormat::Md => "md",
+            ReportFormat::Html => "html",
+            ReportFormat::Json => "json",
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -198,16 +213,16 @@ const ZH: Labels = Labels {
 /// `dimension_names` maps a dimension id to its name in the report's language.
 pub fn render(
     report: &Report,
-    format: OutputFormat,
+    format: ReportFormat,
     templates_dir: &Path,
     dimension_names: &std::collections::BTreeMap<String, String>,
 ) -> Result<String, RenderError> {
     let name = match format {
-        OutputFormat::Json => {
+        ReportFormat::Json => {
             return serde_json::to_string_pretty(report).map(|s| s + "\n").map_err(|e| RenderError::Json(e.to_string()))
         }
-        OutputFormat::Md => "report.md.j2",
-        OutputFormat::Html => "report.html.j2",
+        ReportFormat::Md => "report.md.j2",
+        ReportFormat::Html => "report.html.j2",
     };
     let mut env = Environment::new();
     env.set_auto_escape_callback(|n| if n.contains(".html") { AutoEscape::Html } else { AutoEscape::None });
@@ -224,7 +239,7 @@ pub fn render(
     };
     env.add_template_owned(name, source).map_err(|e| fail(format!("{e:#}")))?;
     let tmpl = env.get_template(name).map_err(|e| fail(format!("{e:#}")))?;
-    let zh = report.meta.lang == "zh";
+    let zh = report.meta.lang.is_zh();
     let labels = if zh { &ZH } else { &EN };
     let roles: std::collections::BTreeMap<&str, &str> =
         [("interviewer", labels.interviewer), ("candidate", labels.candidate), ("unknown", labels.unknown)]

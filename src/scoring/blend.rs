@@ -12,8 +12,17 @@
 
 use super::content::{calibrate, ContentScore, WEIGHTS, WEIGHTS_NO_REFERENCE};
 use super::text::band;
-use crate::kb::Lang;
-use crate::llm::assess::ModelScores;
+use crate::lang::Lang;
+
+/// The numbers a model may add: its four scores, in the rubric's order. Defined here, where the
+/// rule that uses them lives; the model client fills them in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ModelScores {
+    pub completeness: u32,
+    pub depth: u32,
+    pub accuracy: u32,
+    pub practicality: u32,
+}
 
 /// Share of the model's disagreement taken, per dimension.
 pub const MODEL_WEIGHT: f64 = 0.3;

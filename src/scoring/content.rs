@@ -20,7 +20,8 @@ use super::star;
 use super::text::{band, Texts};
 use crate::kb::evidence::Evidence;
 use crate::kb::terms::term_set;
-use crate::kb::{Entry, Lang};
+use crate::kb::Entry;
+use crate::lang::Lang;
 
 /// A score with the one line that explains it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

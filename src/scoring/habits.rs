@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lang::{hesitation_en, Lang};
+
 /// A word as spoken: its text and, from a recording, its start and end.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spoken {
@@ -58,49 +60,22 @@ impl Habits {
     }
 }
 
-const HEDGES_EN: &[&str] = &[
-    "i think",
-    "i guess",
-    "i believe",
-    "maybe",
-    "kind of",
-    "sort of",
-    "probably",
-    "perhaps",
-    "i'm not sure",
-    "not sure",
-];
-const HEDGES_ZH: &[&str] = &["我觉得", "我感觉", "可能", "应该吧", "好像", "大概", "也许", "或许", "不太确定"];
-const HESITATION_ZH: &[char] = &['嗯', '呃', '额'];
-const MARKERS_ZH: &[&str] = &["那个", "这个", "就是", "然后"];
+/// The lexicon's lists this module reads (see [`crate::lang::lexicon`]).
+fn lex(lang: Lang) -> &'static crate::lang::Lexicon {
+    crate::lang::lexicon(lang)
+}
+/// Chinese hesitations as characters: each one is a filler wherever it stands.
+fn is_hesitation_zh(c: char) -> bool {
+    lex(Lang::Zh).hesitations.iter().any(|h| h.starts_with(c))
+}
 const STOP_EN: &[&str] = &[
     "the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "is", "are", "was", "it", "that", "this", "we", "i",
     "you", "with", "as", "be", "so", "but", "at", "by", "if", "then", "have", "has", "our", "my",
 ];
 
-/// Normalise an English hesitation: umm/uhm -> um, uhh -> uh, erm -> er.
-fn hesitation_en(w: &str) -> Option<&'static str> {
-    let w = w.as_bytes();
-    let all = |set: &[u8]| !w.is_empty() && w.iter().all(|c| set.contains(c));
-    if all(b"uhm") && w.contains(&b'm') && w[0] == b'u' {
-        Some("um")
-    } else if all(b"uh") && w[0] == b'u' {
-        Some("uh")
-    } else if all(b"erm") && w[0] == b'e' && w.len() >= 2 {
-        Some("er")
-    } else {
-        None
-    }
-}
-
 /// Whether a written word is itself a hesitation ("um", "uhh", 嗯, 呃).
-pub fn is_filler_word(text: &str, zh: bool) -> bool {
-    if zh {
-        let han: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
-        !han.is_empty() && han.iter().all(|c| HESITATION_ZH.contains(c))
-    } else {
-        hesitation_en(&clean(text)).is_some()
-    }
+pub fn is_filler_word(text: &str, lang: Lang) -> bool {
+    crate::lang::hesitation(text, lang).is_some()
 }
 
 fn clean(w: &str) -> String {
@@ -141,7 +116,7 @@ fn english(words: &[Spoken]) -> Habits {
                 h.fillers.push(Occurrence { word: "you know".into(), t_s: t });
             }
         }
-        for hedge in HEDGES_EN {
+        for hedge in lex(Lang::En).hedges {
             let parts: Vec<&str> = hedge.split(' ').collect();
             if w.len() >= i + parts.len() && parts.iter().enumerate().all(|(k, p)| w[i + k] == *p) {
                 // "not sure" inside "I'm not sure" counts once.
@@ -188,7 +163,7 @@ fn chinese(words: &[Spoken]) -> Habits {
             word_of.push(i);
         }
     }
-    let is_han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let is_han = crate::lang::is_cjk;
     let mut h = Habits { units: chars.iter().filter(|c| is_han(**c)).count(), ..Habits::default() };
     let punct = |c: Option<&char>| c.map(|c| "，,、…。.？?！! ".contains(*c)).unwrap_or(true);
     let after_pause = |end: usize| -> bool {
@@ -204,24 +179,26 @@ fn chinese(words: &[Spoken]) -> Habits {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if HESITATION_ZH.contains(&c) {
+        if is_hesitation_zh(c) {
             h.fillers.push(Occurrence { word: c.to_string(), t_s: times[i] });
             i += 1;
             continue;
         }
         // 啊 as a filler stands alone; as a sentence-final particle ("是啊") it is not one.
-        if c == '啊' && punct(i.checked_sub(1).and_then(|k| chars.get(k))) {
-            h.fillers.push(Occurrence { word: "啊".into(), t_s: times[i] });
+        if lex(Lang::Zh).interjections.iter().any(|w| w.starts_with(c))
+            && punct(i.checked_sub(1).and_then(|k| chars.get(k)))
+        {
+            h.fillers.push(Occurrence { word: c.to_string(), t_s: times[i] });
             i += 1;
             continue;
         }
         let mut matched = false;
-        for m in MARKERS_ZH {
+        for m in lex(Lang::Zh).markers {
             let mc: Vec<char> = m.chars().collect();
             if chars[i..].starts_with(&mc) {
                 let end = i + mc.len();
                 let doubled = chars[end..].starts_with(&mc);
-                let next_hes = chars.get(end).map(|c| HESITATION_ZH.contains(c)).unwrap_or(false);
+                let next_hes = chars.get(end).is_some_and(|c| is_hesitation_zh(*c));
                 // 就是说 / 这个问题: a marker followed by more words with no pause is grammar.
                 if after_pause(end) || doubled || next_hes {
                     h.fillers.push(Occurrence { word: m.to_string(), t_s: times[i] });
@@ -234,7 +211,7 @@ fn chinese(words: &[Spoken]) -> Habits {
         if matched {
             continue;
         }
-        for hedge in HEDGES_ZH {
+        for hedge in lex(Lang::Zh).hedges {
             let hc: Vec<char> = hedge.chars().collect();
             if chars[i..].starts_with(&hc) {
                 h.hedges.push(Occurrence { word: hedge.to_string(), t_s: times[i] });
@@ -242,14 +219,22 @@ fn chinese(words: &[Spoken]) -> Habits {
         }
         i += 1;
     }
-    // Repeats: a 2-4 character run said twice in a row ("我们我们"), and 4-grams used 3+ times.
+    h.repeats = chinese_repeats(&chars, &times);
+    h
+}
+
+/// Repeats in Chinese: a 2-4 character run said twice in a row ("我们我们"), and 4-grams used 3+
+/// times; each with the time of its first character.
+fn chinese_repeats(chars: &[char], times: &[Option<f64>]) -> Vec<Occurrence> {
+    let is_han = crate::lang::is_cjk;
+    let mut repeats = Vec::new();
     for n in 2..=4 {
         let mut k = 0;
         while k + 2 * n <= chars.len() {
             if chars[k..k + n] == chars[k + n..k + 2 * n] && chars[k..k + n].iter().all(|c| is_han(*c)) {
                 let s: String = chars[k..k + n].iter().collect();
-                if !MARKERS_ZH.contains(&s.as_str()) {
-                    h.repeats.push(Occurrence { word: format!("{s}{s}"), t_s: times[k] });
+                if !lex(Lang::Zh).markers.contains(&s.as_str()) {
+                    repeats.push(Occurrence { word: format!("{s}{s}"), t_s: times[k] });
                 }
                 k += 2 * n;
             } else {
@@ -259,22 +244,21 @@ fn chinese(words: &[Spoken]) -> Habits {
     }
     let grams: Vec<String> = chars.iter().map(|c| if is_han(*c) { c.to_string() } else { String::new() }).collect();
     let spoken: Vec<Spoken> = times.iter().map(|t| Spoken { text: String::new(), start_s: *t, end_s: None }).collect();
-    h.repeats.extend(overused(&grams, &spoken, 4, |_| true));
-    h
+    repeats.extend(overused(&grams, &spoken, 4, |_| true));
+    repeats
 }
 
 /// Habits of an answer given as words (with times from a recording, without from a transcript).
-pub fn analyze(words: &[Spoken], zh: bool) -> Habits {
-    if zh {
-        chinese(words)
-    } else {
-        english(words)
+pub fn analyze(words: &[Spoken], lang: Lang) -> Habits {
+    match lang {
+        Lang::Zh => chinese(words),
+        Lang::En => english(words),
     }
 }
 
 /// Words of a transcript's answer, without times.
-pub fn words_of(text: &str, zh: bool) -> Vec<Spoken> {
-    if zh {
+pub fn words_of(text: &str, lang: Lang) -> Vec<Spoken> {
+    if lang == Lang::Zh {
         vec![Spoken { text: text.to_string(), start_s: None, end_s: None }]
     } else {
         text.split_whitespace().map(|w| Spoken { text: w.to_string(), start_s: None, end_s: None }).collect()
@@ -286,7 +270,7 @@ mod tests {
     use super::*;
 
     fn en(s: &str) -> Habits {
-        analyze(&words_of(s, false), false)
+        analyze(&words_of(s, Lang::En), Lang::En)
     }
 
     #[test]
@@ -305,8 +289,8 @@ mod tests {
     #[test]
     fn chinese_markers_count_only_as_fillers() {
         let h = analyze(
-            &words_of("嗯，那个，我们就是，然后然后上线了。这个问题我觉得可能是缓存。然后我们修好了", true),
-            true,
+            &words_of("嗯，那个，我们就是，然后然后上线了。这个问题我觉得可能是缓存。然后我们修好了", Lang::Zh),
+            Lang::Zh,
         );
         let f: Vec<&str> = h.fillers.iter().map(|o| o.word.as_str()).collect();
         assert_eq!(f, ["嗯", "那个", "就是", "然后"], "{f:?}");

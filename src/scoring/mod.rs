@@ -13,8 +13,10 @@ pub mod text;
 
 use crate::kb::evidence::Evidence;
 use crate::kb::search::{KbSearch, SearchHit};
-use crate::kb::{KbError, Lang};
+use crate::kb::KbError;
+use crate::lang::Lang;
 use content::{analyze, ContentScore, Inputs};
+use tokio_util::sync::CancellationToken;
 
 /// Score `answer` to `question` against the reference entry `reference` (an index into the base's
 /// entries), the evidence computed once here for every caller (the tool, the evaluation).
@@ -24,8 +26,9 @@ pub fn assess(
     answer: &str,
     reference: Option<usize>,
     lang: Lang,
+    cancel: &CancellationToken,
 ) -> Result<ContentScore, KbError> {
-    assess_with_evidence(kb, question, answer, reference, lang).map(|(score, _)| score)
+    assess_with_evidence(kb, question, answer, reference, lang, cancel).map(|(score, _)| score)
 }
 
 /// [`assess`], also returning the evidence it was judged on (the evaluation records it).
@@ -35,8 +38,9 @@ pub fn assess_with_evidence(
     answer: &str,
     reference: Option<usize>,
     lang: Lang,
+    cancel: &CancellationToken,
 ) -> Result<(ContentScore, Evidence), KbError> {
-    let evidence = kb.evidence(question, answer, reference)?;
+    let evidence = kb.evidence(question, answer, reference, cancel)?;
     let entry = reference.and_then(|i| kb.kb.entries.get(i));
     let score = analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, lang });
     Ok((score, evidence))
@@ -79,18 +83,19 @@ pub fn assess_among(
     answer: &str,
     hits: &[SearchHit],
     lang: Lang,
+    cancel: &CancellationToken,
 ) -> Result<(Option<usize>, ContentScore), KbError> {
     let candidates: Vec<(&SearchHit, usize)> = hits.iter().filter_map(|h| Some((h, kb.position(&h.id)?))).collect();
     let Some(&(first_hit, first)) = candidates.first() else {
-        return Ok((None, assess(kb, question, answer, None, lang)?));
+        return Ok((None, assess(kb, question, answer, None, lang, cancel)?));
     };
     let fits = |ev: &Evidence| relevance::probability(ev, true).is_none_or(|p| p >= relevance::RELEVANT_MIN);
-    let (score, ev) = assess_with_evidence(kb, question, answer, Some(first), lang)?;
+    let (score, ev) = assess_with_evidence(kb, question, answer, Some(first), lang, cancel)?;
     if fits(&ev) || !loose_match(first_hit) {
         return Ok((Some(first), score));
     }
     // Scored with no reference, the evidence holds the answer's fit to the question as asked.
-    let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang)?;
+    let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang, cancel)?;
     let own = own_ev.question_fit.unwrap_or(f64::MIN);
     // A candidate the question is closer to in meaning than to the first (words ranked the first
     // higher) may be tried on that alone; the others only for an answer that fits the question.
@@ -100,7 +105,7 @@ pub fn assess_among(
         if own < ALTERNATE_FIT_MIN && !hit.similarity.is_some_and(|s| s > first_similarity) {
             continue;
         }
-        let (s, e) = assess_with_evidence(kb, question, answer, Some(c), lang)?;
+        let (s, e) = assess_with_evidence(kb, question, answer, Some(c), lang, cancel)?;
         let p = relevance::probability(&e, true).unwrap_or(0.0);
         if p >= relevance::RELEVANT_MIN && best.as_ref().is_none_or(|(bp, _, _)| p > *bp) {
             best = Some((p, c, s));
@@ -110,18 +115,5 @@ pub fn assess_among(
         Some((_, c, s)) => Ok((Some(c), s)),
         None if own >= OWN_FIT_MIN => Ok((None, unreferenced)),
         None => Ok((Some(first), score)),
-    }
-}
-
-/// The language a question's report speaks: Chinese unless the question is English.
-pub fn lang_of(question: &str, answer: &str) -> Lang {
-    use crate::transcript::lang::{detect, Language};
-    match detect(std::iter::once(question)) {
-        Language::En => Lang::En,
-        Language::Zh => Lang::Zh,
-        Language::Mixed => match detect(std::iter::once(answer)) {
-            Language::En => Lang::En,
-            _ => Lang::Zh,
-        },
     }
 }

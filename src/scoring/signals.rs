@@ -1,7 +1,7 @@
 //! Countable signals in an answer: length, reasoning markers, numbers, experience, trade-offs,
 //! examples, non-answers. Every list is data here so the rubric stays explainable.
 
-use crate::transcript::lang::counts;
+use crate::lang::counts;
 
 /// Length in Chinese-character equivalents (one English word counts 1.5, as in language detection).
 pub fn units(text: &str) -> f64 {
@@ -376,7 +376,7 @@ pub fn prose_share(text: &str) -> f64 {
     let words: Vec<&str> =
         lower.split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| !w.is_empty()).collect();
     let en_fn = words.iter().filter(|w| FUNCTION_WORDS_EN.contains(w)).count();
-    let cjk: Vec<char> = lower.chars().filter(|c| crate::transcript::lang::is_cjk(*c)).collect();
+    let cjk: Vec<char> = lower.chars().filter(|c| crate::lang::is_cjk(*c)).collect();
     let zh_fn = cjk.iter().filter(|c| FUNCTION_CHARS_ZH.contains(c)).count();
     // Chinese function characters are rarer per character than English function words per word.
     let zh_scaled = zh_fn as f64 * 2.0;

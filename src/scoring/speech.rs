@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::habits::{Count, Habits, Occurrence};
+use crate::lang::Lang;
 
 /// Read.ai counts 130-175 words per minute as clear delivery (MODELS.md); research puts
 /// conversation at 110-150 and 140-160 as best for perceived competence.
@@ -76,7 +77,7 @@ pub struct SpeechScore {
 
 /// What the recording says about one answer.
 pub struct Delivery<'a> {
-    pub zh: bool,
+    pub lang: Lang,
     /// The answer's span and the silences inside it (from voice activity).
     pub span_s: (f64, f64),
     pub pauses: &'a [(f64, f64)],
@@ -106,7 +107,7 @@ fn std_dev(v: &[f64]) -> Option<(f64, f64)> {
 }
 
 pub fn score(d: &Delivery) -> SpeechScore {
-    let zh = d.zh;
+    let zh = d.lang.is_zh();
     let (start, end) = d.span_s;
     let long: Vec<Pause> = d
         .pauses
@@ -117,104 +118,11 @@ pub fn score(d: &Delivery) -> SpeechScore {
     let speech_s = ((end - start) - long.iter().map(|p| p.duration_s).sum::<f64>()).max(0.0);
     let rate = if speech_s > 0.0 { d.habits.units as f64 * 60.0 / speech_s } else { 0.0 };
     let (unit, band) = if zh { ("cpm", ZH_CLEAR_CPM) } else { ("wpm", EN_CLEAR_WPM) };
-    let pace_score = band_score(rate, band);
-    let pace = Part {
-        score: pace_score,
-        detail: match (zh, rate < band.0, rate > band.1) {
-            (false, true, _) => format!("{rate:.0} words a minute: slower than the clear {:.0}-{:.0}", band.0, band.1),
-            (false, _, true) => format!("{rate:.0} words a minute: faster than the clear {:.0}-{:.0}", band.0, band.1),
-            (false, ..) => format!("{rate:.0} words a minute, inside the clear {:.0}-{:.0}", band.0, band.1),
-            (true, true, _) => format!("每分钟 {rate:.0} 字，慢于清晰区间 {:.0}-{:.0}", band.0, band.1),
-            (true, _, true) => format!("每分钟 {rate:.0} 字，快于清晰区间 {:.0}-{:.0}", band.0, band.1),
-            (true, ..) => format!("每分钟 {rate:.0} 字，在清晰区间 {:.0}-{:.0} 内", band.0, band.1),
-        },
-    };
-    let n_fill = d.habits.fillers.len();
-    let units = d.habits.units.max(1) as f64;
-    let filler = if zh {
-        let per100 = n_fill as f64 * 100.0 / units;
-        // 100 with none, 70 at the typical spontaneous rate, 0 at three times it.
-        let s = if per100 <= ZH_TYPICAL_FILLERS_PER_100 {
-            100.0 - 30.0 * per100 / ZH_TYPICAL_FILLERS_PER_100
-        } else {
-            70.0 * (1.0 - (per100 - ZH_TYPICAL_FILLERS_PER_100) / (2.0 * ZH_TYPICAL_FILLERS_PER_100))
-        };
-        Part {
-            score: s.clamp(0.0, 100.0).round() as u32,
-            detail: format!("{n_fill} 个填充词，每百字 {per100:.1} 个（自然口语约 3.9）"),
-        }
-    } else {
-        let share = n_fill as f64 / units;
-        // 100 with none, 75 at the 4% edge of clear, 0 at three times it.
-        let s = if share <= EN_CLEAR_FILLER_SHARE {
-            100.0 - 25.0 * share / EN_CLEAR_FILLER_SHARE
-        } else {
-            75.0 * (1.0 - (share - EN_CLEAR_FILLER_SHARE) / (2.0 * EN_CLEAR_FILLER_SHARE))
-        };
-        Part {
-            score: s.clamp(0.0, 100.0).round() as u32,
-            detail: format!("{n_fill} fillers, {:.1}% of words (clear is under 4%)", share * 100.0),
-        }
-    };
-    let minutes = ((end - start) / 60.0).max(0.25);
-    let longest = long.iter().map(|p| p.duration_s).fold(0.0, f64::max);
-    // One long pause a minute is thinking time; more, and any over 3 s, cost.
-    let p_score = 100.0 - 20.0 * (long.len() as f64 / minutes - 1.0).max(0.0) - 10.0 * (longest - 3.0).max(0.0);
-    let pauses = Part {
-        score: p_score.clamp(0.0, 100.0).round() as u32,
-        detail: if zh {
-            format!("{} 次 1 秒以上的停顿，最长 {longest:.1} 秒", long.len())
-        } else {
-            format!("{} pauses of 1 s or more, the longest {longest:.1} s", long.len())
-        },
-    };
-    let f0: Vec<f64> = d.f0.iter().filter(|&&p| p > 0.0).map(|&p| p as f64).collect();
-    let pitch = match std_dev(&f0) {
-        Some((m, sd)) => {
-            let pvq = sd / m;
-            let s = 100.0 * ((pvq - MONOTONE_PVQ * 0.5) / (LIVELY_PVQ - MONOTONE_PVQ * 0.5)).clamp(0.0, 1.0);
-            Part {
-                score: s.round() as u32,
-                detail: if zh {
-                    format!("音高变化 {pvq:.2}（低于 0.10 显得单调）")
-                } else {
-                    format!("pitch variation {pvq:.2} (under 0.10 sounds monotone)")
-                },
-            }
-        }
-        None => Part {
-            score: 50,
-            detail: if zh {
-                "发声太少，无法判断音高".into()
-            } else {
-                "too little voicing to judge pitch".into()
-            },
-        },
-    };
-    let db: Vec<f64> = d.db.iter().filter(|&&x| x > -50.0).map(|&x| x as f64).collect();
-    let volume = match std_dev(&db) {
-        Some((_, sd)) => {
-            let s = if sd < FLAT_DB {
-                100.0 * sd / FLAT_DB
-            } else if sd > UNEVEN_DB {
-                100.0 - 10.0 * (sd - UNEVEN_DB)
-            } else {
-                100.0
-            };
-            Part {
-                score: s.clamp(0.0, 100.0).round() as u32,
-                detail: if zh { format!("音量变化 {sd:.1} dB") } else { format!("volume varies by {sd:.1} dB") },
-            }
-        }
-        None => Part {
-            score: 50,
-            detail: if zh {
-                "语音太少，无法判断音量".into()
-            } else {
-                "too little speech to judge volume".into()
-            },
-        },
-    };
+    let pace = pace_part(rate, band, d.lang);
+    let filler = filler_part(d.habits.fillers.len(), d.habits.units, d.lang);
+    let pauses = pauses_part(&long, (end - start) / 60.0, d.lang);
+    let pitch = pitch_part(d.f0, d.lang);
+    let volume = volume_part(d.db, d.lang);
     let parts = [pace.score, filler.score, pauses.score, pitch.score, volume.score];
     let overall = parts.iter().zip(WEIGHTS).map(|(s, w)| *s as f64 * w).sum::<f64>().round() as u32;
     let flags = flags(d, &long, &pace, rate, band, &pitch, zh);
@@ -222,7 +130,7 @@ pub fn score(d: &Delivery) -> SpeechScore {
         overall,
         rate: round1(rate),
         rate_unit: unit.into(),
-        filler_count: n_fill,
+        filler_count: d.habits.fillers.len(),
         fillers: Habits::counts(&d.habits.fillers),
         long_pauses: long,
         speech_s: round2(speech_s),
@@ -235,6 +143,107 @@ pub fn score(d: &Delivery) -> SpeechScore {
         repeats: Habits::counts(&d.habits.repeats),
         flags,
     }
+}
+
+fn part(score: f64, detail: String) -> Part {
+    Part { score: score.clamp(0.0, 100.0).round() as u32, detail }
+}
+
+fn pace_part(rate: f64, band: (f64, f64), lang: Lang) -> Part {
+    let (lo, hi) = band;
+    let detail = match (lang, rate < lo, rate > hi) {
+        (Lang::En, true, _) => format!("{rate:.0} words a minute: slower than the clear {lo:.0}-{hi:.0}"),
+        (Lang::En, _, true) => format!("{rate:.0} words a minute: faster than the clear {lo:.0}-{hi:.0}"),
+        (Lang::En, ..) => format!("{rate:.0} words a minute, inside the clear {lo:.0}-{hi:.0}"),
+        (Lang::Zh, true, _) => format!("每分钟 {rate:.0} 字，慢于清晰区间 {lo:.0}-{hi:.0}"),
+        (Lang::Zh, _, true) => format!("每分钟 {rate:.0} 字，快于清晰区间 {lo:.0}-{hi:.0}"),
+        (Lang::Zh, ..) => format!("每分钟 {rate:.0} 字，在清晰区间 {lo:.0}-{hi:.0} 内"),
+    };
+    Part { score: band_score(rate, band), detail }
+}
+
+fn filler_part(n_fill: usize, units: usize, lang: Lang) -> Part {
+    let units = units.max(1) as f64;
+    match lang {
+        Lang::Zh => {
+            let per100 = n_fill as f64 * 100.0 / units;
+            // 100 with none, 70 at the typical spontaneous rate, 0 at three times it.
+            let s = if per100 <= ZH_TYPICAL_FILLERS_PER_100 {
+                100.0 - 30.0 * per100 / ZH_TYPICAL_FILLERS_PER_100
+            } else {
+                70.0 * (1.0 - (per100 - ZH_TYPICAL_FILLERS_PER_100) / (2.0 * ZH_TYPICAL_FILLERS_PER_100))
+            };
+            part(s, format!("{n_fill} 个填充词，每百字 {per100:.1} 个（自然口语约 3.9）"))
+        }
+        Lang::En => {
+            let share = n_fill as f64 / units;
+            // 100 with none, 75 at the 4% edge of clear, 0 at three times it.
+            let s = if share <= EN_CLEAR_FILLER_SHARE {
+                100.0 - 25.0 * share / EN_CLEAR_FILLER_SHARE
+            } else {
+                75.0 * (1.0 - (share - EN_CLEAR_FILLER_SHARE) / (2.0 * EN_CLEAR_FILLER_SHARE))
+            };
+            part(s, format!("{n_fill} fillers, {:.1}% of words (clear is under 4%)", share * 100.0))
+        }
+    }
+}
+
+fn pauses_part(long: &[Pause], minutes: f64, lang: Lang) -> Part {
+    let minutes = minutes.max(0.25);
+    let longest = long.iter().map(|p| p.duration_s).fold(0.0, f64::max);
+    // One long pause a minute is thinking time; more, and any over 3 s, cost.
+    let s = 100.0 - 20.0 * (long.len() as f64 / minutes - 1.0).max(0.0) - 10.0 * (longest - 3.0).max(0.0);
+    let n = long.len();
+    part(
+        s,
+        match lang {
+            Lang::Zh => format!("{n} 次 1 秒以上的停顿，最长 {longest:.1} 秒"),
+            Lang::En => format!("{n} pauses of 1 s or more, the longest {longest:.1} s"),
+        },
+    )
+}
+
+fn pitch_part(f0: &[f32], lang: Lang) -> Part {
+    let f0: Vec<f64> = f0.iter().filter(|&&p| p > 0.0).map(|&p| p as f64).collect();
+    let Some((m, sd)) = std_dev(&f0) else {
+        return Part {
+            score: 50,
+            detail: lang.pick("发声太少，无法判断音高", "too little voicing to judge pitch").into(),
+        };
+    };
+    let pvq = sd / m;
+    let s = 100.0 * ((pvq - MONOTONE_PVQ * 0.5) / (LIVELY_PVQ - MONOTONE_PVQ * 0.5)).clamp(0.0, 1.0);
+    part(
+        s,
+        match lang {
+            Lang::Zh => format!("音高变化 {pvq:.2}（低于 0.10 显得单调）"),
+            Lang::En => format!("pitch variation {pvq:.2} (under 0.10 sounds monotone)"),
+        },
+    )
+}
+
+fn volume_part(db: &[f32], lang: Lang) -> Part {
+    let db: Vec<f64> = db.iter().filter(|&&x| x > -50.0).map(|&x| x as f64).collect();
+    let Some((_, sd)) = std_dev(&db) else {
+        return Part {
+            score: 50,
+            detail: lang.pick("语音太少，无法判断音量", "too little speech to judge volume").into(),
+        };
+    };
+    let s = if sd < FLAT_DB {
+        100.0 * sd / FLAT_DB
+    } else if sd > UNEVEN_DB {
+        100.0 - 10.0 * (sd - UNEVEN_DB)
+    } else {
+        100.0
+    };
+    part(
+        s,
+        match lang {
+            Lang::Zh => format!("音量变化 {sd:.1} dB"),
+            Lang::En => format!("volume varies by {sd:.1} dB"),
+        },
+    )
 }
 
 fn flags(d: &Delivery, long: &[Pause], pace: &Part, rate: f64, band: (f64, f64), pitch: &Part, zh: bool) -> Vec<Flag> {
@@ -274,10 +283,10 @@ mod tests {
     #[test]
     fn rate_excludes_long_pauses_and_bands_score() {
         let text = "word ".repeat(150);
-        let h = analyze(&words_of(&text, false), false);
+        let h = analyze(&words_of(&text, Lang::En), Lang::En);
         // 150 words over 63 s with a 3 s pause: 150 wpm, clear.
         let d = Delivery {
-            zh: false,
+            lang: Lang::En,
             span_s: (10.0, 73.0),
             pauses: &[(30.0, 33.0), (40.0, 40.4)],
             habits: &h,

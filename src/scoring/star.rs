@@ -2,7 +2,7 @@
 //! own part ("I" rather than only "we") and a measurable result, as STAR coaching asks.
 
 use super::signals::count_numbers;
-use crate::kb::Lang;
+use crate::lang::Lang;
 
 /// One part of a STAR story and the cues that show it, matched on the lowercased answer.
 struct Part {

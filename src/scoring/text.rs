@@ -1,7 +1,7 @@
 //! Every line the analyzer writes, in the interview's language: an English report carries no
 //! Chinese the analyzer produced, a Chinese one no English labels.
 
-use crate::kb::Lang;
+use crate::lang::Lang;
 
 /// The calibrated scale (README, every report): 85-100 expert level, 70-84 solid, 50-69 partial,
 /// 25-49 weak, 0-24 off-topic or no answer.

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{diagnose_audio, diagnose_transcript};
-use crate::tools::generate_report::ReportFormat;
-use crate::tools::{ToolContext, ToolError};
+use crate::report::ReportFormat;
+use crate::tools::render_report::{RenderReport, RenderReportArgs};
+use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::roles::RoleHints;
 
 /// One input file.
@@ -39,7 +40,15 @@ pub struct Outcome {
 /// Every regular, non-hidden file under `dir`, sorted, with its sha256; the output folder is left
 /// out when it lies inside `dir` (its reports are not interviews). A file that cannot be read still
 /// gets an item (its digest empty): it fails, with its reason, like any other.
-pub fn plan(dir: &Path, out: &Path) -> Result<Vec<Item>, ToolError> {
+pub async fn plan(dir: &Path, out: &Path) -> Result<Vec<Item>, ToolError> {
+    let (dir, out) = (dir.to_path_buf(), out.to_path_buf());
+    // Walking the folder and hashing every file is blocking I/O: off the async threads.
+    tokio::task::spawn_blocking(move || plan_blocking(&dir, &out))
+        .await
+        .unwrap_or_else(|e| Err(ToolError::service(format!("listing the folder failed: {e}"), "run it again")))
+}
+
+fn plan_blocking(dir: &Path, out: &Path) -> Result<Vec<Item>, ToolError> {
     let mut files = Vec::new();
     let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
     walk(dir, dir, &out, &mut files)
@@ -48,7 +57,7 @@ pub fn plan(dir: &Path, out: &Path) -> Result<Vec<Item>, ToolError> {
     Ok(files
         .into_iter()
         .map(|rel| {
-            let digest = super::history::digest_file(&dir.join(&rel)).unwrap_or_default();
+            let digest = crate::digest::file(&dir.join(&rel)).unwrap_or_default();
             Item { rel, digest }
         })
         .collect())
@@ -124,10 +133,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// [`write_atomic`] on the blocking pool.
+async fn write_off_thread(path: PathBuf, bytes: Vec<u8>) -> std::io::Result<()> {
+    tokio::task::spawn_blocking(move || write_atomic(&path, &bytes))
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
+}
+
 /// Diagnose one file (the context's data root is the batch folder) and write its reports and state.
-pub async fn diagnose_one(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Path) -> Outcome {
+/// A file stopped by the context's cancellation gets no state (None): the next run does it again.
+pub async fn diagnose_one(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Path) -> Option<Outcome> {
     let started = std::time::Instant::now();
     let result = run(ctx, item, formats, out).await;
+    if ctx.cancel.is_cancelled() {
+        return None;
+    }
     let mut o = match result {
         Ok(o) => o,
         Err(e) => Outcome {
@@ -144,11 +164,11 @@ pub async fn diagnose_one(ctx: &ToolContext, item: &Item, formats: &[ReportForma
     };
     o.elapsed_ms = started.elapsed().as_millis() as u64;
     let json = serde_json::to_vec_pretty(&o).unwrap_or_default();
-    if let Err(e) = write_atomic(&state_path(out, &item.rel), &json) {
+    if let Err(e) = write_off_thread(state_path(out, &item.rel), json).await {
         o.ok = false;
         o.error = Some(format!("cannot record the outcome in {}: {e}", out.display()));
     }
-    o
+    Some(o)
 }
 
 async fn run(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Path) -> Result<Outcome, String> {
@@ -157,7 +177,7 @@ async fn run(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Pat
     }
     let path = std::path::Path::new(&item.rel);
     let hints = RoleHints::default();
-    let (report, _) = if crate::audio::is_audio_path(path) {
+    let (report, _) = if crate::tools::transcribe_audio::accepts(path) {
         let opts = diagnose_audio::AudioOptions::default();
         diagnose_audio::run(ctx, &item.rel, &item.rel, ReportFormat::Json, None, &hints, &opts)
             .await
@@ -171,14 +191,11 @@ async fn run(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Pat
     }
     let mut reports = Vec::new();
     for f in formats {
-        let ext = match f {
-            ReportFormat::Md => "md",
-            ReportFormat::Html => "html",
-            ReportFormat::Json => "json",
-        };
+        let ext = f.extension();
         let rel = format!("reports/{}.{ext}", item.rel);
-        let text = super::history::render_as(ctx, &report, *f).map_err(|e| e.message)?;
-        write_atomic(&out.join(&rel), text.as_bytes()).map_err(|e| format!("cannot write {rel}: {e}"))?;
+        let args = RenderReportArgs { report: report.clone(), format: *f };
+        let text = call(&RenderReport, args, ctx).await.map_err(|e| e.message)?.rendered;
+        write_off_thread(out.join(&rel), text.into_bytes()).await.map_err(|e| format!("cannot write {rel}: {e}"))?;
         reports.push(rel);
     }
     Ok(Outcome {
@@ -187,7 +204,7 @@ async fn run(ctx: &ToolContext, item: &Item, formats: &[ReportFormat], out: &Pat
         ok: true,
         overall: Some(report.summary.overall_score),
         questions: Some(report.questions.len()),
-        language: Some(report.source.language.clone()),
+        language: Some(report.source.language.as_str().to_string()),
         reports,
         error: None,
         elapsed_ms: 0,

@@ -11,6 +11,45 @@ use crate::tools::{call, ToolContext, ToolError};
 
 pub const NAME: &str = "compare-expert";
 
+/// The skill, as the agent runs it from a request holding a question and an answer.
+pub struct CompareExpert;
+
+impl super::builtin::BuiltinSkill for CompareExpert {
+    const NAME: &'static str = NAME;
+    const MANIFEST: &'static str = include_str!("../../skills/compare-expert/SKILL.md");
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        req: &super::builtin::SkillRequest<'_>,
+    ) -> Result<super::builtin::SkillOutput, super::builtin::SkillError> {
+        let (q, a) = question_and_answer(req.text).ok_or_else(|| {
+            super::builtin::SkillError::Input(
+                "give the question and the answer as `Q: ...` and `A: ...` (or 问题：… 回答：…)".into(),
+            )
+        })?;
+        let text = run(ctx, &q, &a, None).await?.to_text();
+        Ok(super::builtin::SkillOutput { text, notes: Vec::new() })
+    }
+}
+
+/// `Q: ... A: ...`, `Question: ... Answer: ...`, `问题：... 回答：...` (any case, either colon).
+pub fn question_and_answer(request: &str) -> Option<(String, String)> {
+    let lower = request.to_lowercase();
+    let find = |labels: &[&str]| -> Option<(usize, usize)> {
+        labels.iter().find_map(|l| {
+            [":", "："].iter().find_map(|c| {
+                let pat = format!("{l}{c}");
+                lower.find(&pat).map(|at| (at, at + pat.len()))
+            })
+        })
+    };
+    let (_, q_start) = find(&["question", "问题", "q"])?;
+    let (a_at, a_start) = find(&["answer", "回答", "答", "a"]).filter(|(at, _)| *at > q_start)?;
+    let q = request.get(q_start..a_at)?.trim().trim_end_matches([',', ';', '，', '；']).trim().to_string();
+    let a = request.get(a_start..)?.trim().to_string();
+    (!q.is_empty() && !a.is_empty()).then_some((q, a))
+}
+
 /// What `ivd compare` prints: the report's `content` object plus the references used.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Comparison {
@@ -55,17 +94,12 @@ pub async fn run(
     ctx: &ToolContext,
     question: &str,
     answer: &str,
-    lang: Option<crate::kb::Lang>,
+    lang: Option<crate::lang::Lang>,
 ) -> Result<Comparison, ToolError> {
     let started = Instant::now();
     let result = call(
         &AnalyzeContent,
-        AnalyzeContentArgs {
-            question: question.into(),
-            answer: answer.into(),
-            reference_id: None,
-            lang: lang.map(|l| super::diagnose_transcript::lang_code(l).to_string()),
-        },
+        AnalyzeContentArgs { question: question.into(), answer: answer.into(), reference_id: None, lang },
         ctx,
     )
     .await
@@ -78,4 +112,18 @@ pub async fn run(
         question.as_bytes(),
     );
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn question_and_answer_forms() {
+        let (q, a) = question_and_answer("compare my answer. Q: What is RAG? A: Retrieval then generation.").unwrap();
+        assert_eq!((q.as_str(), a.as_str()), ("What is RAG?", "Retrieval then generation."));
+        let (q, a) = question_and_answer("问题：什么是RAG？回答：先检索再生成。").unwrap();
+        assert_eq!((q.as_str(), a.as_str()), ("什么是RAG？", "先检索再生成。"));
+        assert_eq!(question_and_answer("compare my answer about RAG"), None);
+    }
 }

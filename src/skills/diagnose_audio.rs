@@ -1,27 +1,42 @@
-//! `diagnose-audio`: transcribe (who spoke when) -> roles -> split -> content per question ->
-//! delivery per answer -> report with a timeline.
+//! `diagnose-audio`: transcribe (who spoke when) -> the transcript skill's split (roles, with the
+//! model's help where unsure) -> content per question -> delivery per answer -> report with a
+//! timeline.
 
 use std::time::{Duration, Instant};
 
-use crate::audio::features::{frame_at, HOP};
-use crate::audio::speakers::ChannelMode;
-use crate::audio::vad::VadKind;
-use crate::audio::SAMPLE_RATE;
-use crate::kb::Lang;
-use crate::report::model::{Report, SourceInfo, Timeline, TimelineTurn};
+use crate::lang::{Lang, Mix};
+use crate::report::model::{QuestionReport, Report, SourceInfo, Timeline, TimelineTurn};
+use crate::report::ReportFormat;
 use crate::scoring::speech::{Pause, LONG_PAUSE_S};
 use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs, TimedWord};
-use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
-use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
-use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
-use crate::tools::transcribe_audio::{TranscribeAudio, TranscribeAudioArgs, TranscribeAudioOutput};
+use crate::tools::generate_report::{GenerateReport, GenerateReportArgs};
+use crate::tools::transcribe_audio::{
+    ChannelMode, TranscribeAudio, TranscribeAudioArgs, TranscribeAudioOutput, VadKind,
+};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::{Role, RoleHints};
+use crate::transcript::Turn;
 
-use super::diagnose_transcript::{lang_code, question_reports};
+use super::diagnose_transcript::{diagnosis_history, question_reports};
+use super::split_transcript::{split, SplitResult};
 
 pub const NAME: &str = "diagnose-audio";
+
+/// The skill, as the agent runs it from a request that names a recording.
+pub struct DiagnoseAudio;
+
+impl super::builtin::BuiltinSkill for DiagnoseAudio {
+    const NAME: &'static str = NAME;
+    const MANIFEST: &'static str = include_str!("../../skills/diagnose-audio/SKILL.md");
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        req: &super::builtin::SkillRequest<'_>,
+    ) -> Result<super::builtin::SkillOutput, super::builtin::SkillError> {
+        super::builtin::diagnose_file(ctx, NAME, req).await
+    }
+}
 
 /// Pitch and level frames kept either side of an answer's words: a speech region can start or end
 /// a little beyond them.
@@ -31,12 +46,13 @@ const TRANSCRIBE_LIMIT: Duration = Duration::from_secs(4 * 3600);
 
 #[derive(Debug, Clone, Default)]
 pub struct AudioOptions {
-    /// Language of the talk for whisper ("en"/"zh"); detected when None.
-    pub speech_lang: Option<String>,
+    /// Language of the talk for whisper; detected when None.
+    pub speech_lang: Option<Lang>,
     pub channels: Option<ChannelMode>,
     pub vad: VadKind,
 }
 
+/// Diagnose the recording at `path`; the report, its rendering and the decoder's warnings.
 pub async fn run(
     ctx: &ToolContext,
     path: &str,
@@ -62,11 +78,28 @@ pub async fn transcribe(
     long.timeout = long.timeout.max(TRANSCRIBE_LIMIT);
     let args = TranscribeAudioArgs {
         path: path.to_string(),
-        lang: audio.speech_lang.clone(),
+        lang: audio.speech_lang,
         channels: audio.channels,
         vad: Some(audio.vad),
     };
     call(&TranscribeAudio, args, &long).await
+}
+
+/// The recording's speakers, roles and pairs: stereo channel modes name the sides.
+pub async fn split_recording(
+    ctx: &ToolContext,
+    rec: &TranscribeAudioOutput,
+    hints: &RoleHints,
+    channels: bool,
+) -> Result<(SplitResult, Vec<Turn>), ToolError> {
+    let transcript = rec.transcript(channels);
+    let mut hints = hints.clone();
+    if channels {
+        hints.interviewers.push("Interviewer".into());
+        hints.candidates.push("Candidate".into());
+    }
+    let split = split(ctx, &transcript, &hints).await?;
+    Ok((split, transcript.turns))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -82,89 +115,60 @@ async fn steps(
 ) -> Result<(Report, String, Vec<String>), ToolError> {
     // The recording first: a file that does not decode should fail before the index loads.
     let rec = transcribe(ctx, path, audio).await?;
-    let kb = ctx.kb()?;
-    let transcript = rec.transcript(audio.channels.is_some());
-    let mut hints = hints.clone();
-    if audio.channels.is_some() {
-        hints.interviewers.push("Interviewer".into());
-        hints.candidates.push("Candidate".into());
+    let (split, turns) = split_recording(ctx, &rec, hints, audio.channels.is_some()).await?;
+    let mut questions = question_reports(ctx, &split.pairs, lang).await?;
+    for (pair, q) in split.pairs.iter().zip(questions.iter_mut()) {
+        delivery(ctx, &rec, &split.turn_roles, pair, lang.unwrap_or(rec.language), q).await?;
     }
-    let analysis = call(
-        &DetectSpeakers,
-        DetectSpeakersArgs {
-            transcript: Some(transcript.clone()),
-            interviewers: hints.interviewers.clone(),
-            candidates: hints.candidates.clone(),
-            ..Default::default()
-        },
-        ctx,
-    )
-    .await?
-    .analysis;
-    let turn_roles = analysis.turn_roles.clone();
-    let split = call(
-        &SplitQaPairs,
-        SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(turn_roles.clone()) },
-        ctx,
-    )
-    .await?;
-    let zh_talk = rec.language == "zh";
-    let reports = question_reports(ctx, &kb, &split.pairs, lang).await?;
-    let mut questions = Vec::with_capacity(split.pairs.len());
-    for (pair, mut q) in split.pairs.iter().zip(reports) {
-        let words = answer_words(&rec, &turn_roles, pair);
-        if !words.is_empty() {
-            let q_lang = lang.map(lang_code).unwrap_or(if zh_talk { "zh" } else { "en" });
-            // Only the answer's stretch of the pitch and level tracks (with a margin for the
-            // speech regions around its words), not the whole recording's per question.
-            let from_s = (words[0].start_s - FRAMES_MARGIN_S).max(0.0);
-            let to_s = words[words.len() - 1].end_s + FRAMES_MARGIN_S;
-            let part = |v: &[f32]| v[frame_at(from_s).min(v.len())..frame_at(to_s).min(v.len())].to_vec();
-            let speech = call(
-                &AnalyzeSpeech,
-                AnalyzeSpeechArgs {
-                    text: None,
-                    words,
-                    speech: rec.speech.clone(),
-                    filled_pauses: rec.filled_pauses.clone(),
-                    lang: Some(q_lang.into()),
-                    f0_hz: part(&rec.f0),
-                    level_db: part(&rec.db),
-                    frames_from_s: frame_at(from_s) as f64 * HOP as f64 / SAMPLE_RATE as f64,
-                },
-                ctx,
-            )
-            .await?;
-            q.speech = speech.speech.and_then(|s| serde_json::to_value(s).ok());
-        }
-        questions.push(q);
-    }
-    let timeline = timeline(&rec, &transcript.turns, &analysis.speakers, &turn_roles);
+    let timeline = timeline(&rec, &turns, &split.turn_roles);
     let source = SourceInfo {
         path: shown_path.to_string(),
         kind: "audio".into(),
         format: rec.source.codec.clone(),
-        language: if zh_talk { "zh".into() } else { transcript.language.as_str().into() },
+        // Whisper's language holds for Chinese talk with English terms, which detection calls mixed.
+        language: if rec.language == Lang::Zh { Mix::Zh } else { split.language },
         duration_s: Some((rec.duration_s * 100.0).round() / 100.0),
     };
-    let out = call(
-        &GenerateReport,
-        GenerateReportArgs {
-            source,
-            speakers: analysis.speakers,
-            questions,
-            format: Some(format),
-            elapsed_ms: Some(started.elapsed().as_millis() as u64),
-            lang: lang.map(|l| lang_code(l).to_string()),
-            timeline: Some(timeline),
-        },
-        ctx,
-    )
-    .await?;
-    let mut report = out.report;
-    let digest = if ctx.config.history { super::history::digest_file(&ctx.resolve(path)?)? } else { String::new() };
-    let rendered = super::history::remember(ctx, &mut report, "diagnosis", &digest, format)?.unwrap_or(out.rendered);
-    Ok((report, rendered, rec.warnings))
+    let args = GenerateReportArgs {
+        source,
+        speakers: split.speakers,
+        questions,
+        format: Some(format),
+        elapsed_ms: Some(started.elapsed().as_millis() as u64),
+        lang,
+        timeline: Some(timeline),
+        history: Some(diagnosis_history(path)),
+    };
+    let out = call(&GenerateReport, args, ctx).await?;
+    Ok((out.report, out.rendered, rec.warnings))
+}
+
+/// The delivery of one answer, from its words, the speech regions and the pitch and level frames
+/// around it (only that stretch, not the whole recording's per question).
+async fn delivery(
+    ctx: &ToolContext,
+    rec: &TranscribeAudioOutput,
+    roles: &[Role],
+    pair: &QaPair,
+    lang: Lang,
+    q: &mut QuestionReport,
+) -> Result<(), ToolError> {
+    let words = answer_words(rec, roles, pair);
+    let (Some(first), Some(last)) = (words.first(), words.last()) else { return Ok(()) };
+    let frames = rec.frames_between(first.start_s - FRAMES_MARGIN_S, last.end_s + FRAMES_MARGIN_S);
+    let args = AnalyzeSpeechArgs {
+        text: None,
+        words,
+        speech: rec.speech.clone(),
+        filled_pauses: rec.filled_pauses.clone(),
+        lang: Some(lang),
+        f0_hz: frames.f0,
+        level_db: frames.db,
+        frames_from_s: frames.from_s,
+    };
+    let speech = call(&AnalyzeSpeech, args, ctx).await?;
+    q.speech = speech.speech.and_then(|s| serde_json::to_value(s).ok());
+    Ok(())
 }
 
 /// The candidate's words between the question's start and the answer's end.
@@ -179,12 +183,7 @@ fn answer_words(rec: &TranscribeAudioOutput, roles: &[Role], pair: &QaPair) -> V
         .collect()
 }
 
-fn timeline(
-    rec: &TranscribeAudioOutput,
-    turns: &[crate::transcript::Turn],
-    speakers: &[crate::transcript::roles::Speaker],
-    roles: &[Role],
-) -> Timeline {
+fn timeline(rec: &TranscribeAudioOutput, turns: &[Turn], roles: &[Role]) -> Timeline {
     let role_name = |r: &Role| match r {
         Role::Interviewer => "interviewer",
         Role::Candidate => "candidate",
@@ -193,15 +192,11 @@ fn timeline(
     let turns = turns
         .iter()
         .zip(roles)
-        .map(|(t, r)| {
-            let label = t.speaker.clone().unwrap_or_default();
-            let name = speakers.iter().find(|s| s.id == label).map(|s| s.id.clone()).unwrap_or(label);
-            TimelineTurn {
-                speaker: name,
-                role: role_name(r).into(),
-                start_s: t.start_s.unwrap_or(0.0),
-                end_s: t.end_s.unwrap_or(0.0),
-            }
+        .map(|(t, r)| TimelineTurn {
+            speaker: t.speaker.clone().unwrap_or_default(),
+            role: role_name(r).into(),
+            start_s: t.start_s.unwrap_or(0.0),
+            end_s: t.end_s.unwrap_or(0.0),
         })
         .collect();
     let pauses = rec

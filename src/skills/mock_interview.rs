@@ -5,10 +5,47 @@
 use serde::Serialize;
 
 use crate::kb::entry::Difficulty;
-use crate::kb::Lang;
+use crate::lang::Lang;
 use crate::tools::{ToolContext, ToolError};
 
 pub const NAME: &str = "mock-interview";
+
+/// The skill, as the agent runs it from a request ("quiz me on RAG"): a practice set, and how to
+/// go on to the interactive interview.
+pub struct MockInterview;
+
+impl super::builtin::BuiltinSkill for MockInterview {
+    const NAME: &'static str = NAME;
+    const MANIFEST: &'static str = include_str!("../../skills/mock-interview/SKILL.md");
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        req: &super::builtin::SkillRequest<'_>,
+    ) -> Result<super::builtin::SkillOutput, super::builtin::SkillError> {
+        let set = run(ctx, req.text, req.lang, req.seed).await?;
+        Ok(super::builtin::SkillOutput { text: practice_text(&set, req.lang), notes: Vec::new() })
+    }
+}
+
+fn practice_text(set: &PracticeSet, lang: Lang) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let zh = lang == Lang::Zh;
+    let _ = writeln!(s, "{}", if zh { "# 模拟面试题" } else { "# Practice questions" });
+    for (i, q) in set.questions.iter().enumerate() {
+        let _ = writeln!(s, "\n{}. [{} · {}] {}", i + 1, q.dimension, q.difficulty, q.question);
+    }
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if zh {
+            "交互式模拟面试（逐题评分、追问、最终报告）：`ivd mock`；单题也可用 `ivd compare --question \"…\" --answer \"…\"` 对比专家答案。"
+        } else {
+            "For the interactive interview (a verdict after each answer, follow-ups, a final report): `ivd mock`; or score one answer against the expert with `ivd compare --question \"...\" --answer \"...\"`."
+        }
+    );
+    s
+}
 /// Questions in a set unless the request asks for another number.
 pub const DEFAULT_COUNT: usize = 5;
 

@@ -7,11 +7,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kb::entry::Difficulty;
-use crate::kb::{KnowledgeBase, Lang};
+use crate::kb::KnowledgeBase;
+use crate::lang::Lang;
 use crate::report::model::{QuestionReport, Reference, Report, SourceInfo};
+use crate::report::ReportFormat;
 use crate::scoring::content::ContentScore;
 use crate::tools::analyze_content::{AnalyzeContent, AnalyzeContentArgs};
-use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, ReportFormat};
+use crate::tools::generate_report::{GenerateReport, GenerateReportArgs, HistoryArgs, SessionKind};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::pairs::QaPair;
 
@@ -49,7 +51,7 @@ pub struct Answered {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MockState {
-    pub lang: String,
+    pub lang: Lang,
     pub level: String,
     pub calm: bool,
     pub started_at: String,
@@ -73,11 +75,7 @@ pub struct Verdict {
 
 impl MockState {
     pub fn lang(&self) -> Lang {
-        if self.lang == "zh" {
-            Lang::Zh
-        } else {
-            Lang::En
-        }
+        self.lang
     }
 
     /// The question (or follow-up) awaiting an answer; None when the interview is over.
@@ -153,7 +151,7 @@ impl MockState {
                 answer: text.to_string(),
                 // A follow-up digs elsewhere than the entry's key points: it finds its own reference.
                 reference_id: (!is_follow_up).then(|| planned.id.clone()),
-                lang: Some(self.lang.clone()),
+                lang: Some(self.lang),
             },
             ctx,
         )
@@ -176,7 +174,7 @@ impl MockState {
             speech: None,
         });
         let follow_ups: Vec<String> =
-            ctx.kb()?.kb.get(&planned.id).map(|e| e.follow_ups_in(self.lang()).to_vec()).unwrap_or_default();
+            ctx.load_kb().await?.kb.get(&planned.id).map(|e| e.follow_ups_in(self.lang()).to_vec()).unwrap_or_default();
         if (MIDDLING_LOW..MIDDLING_HIGH).contains(&overall)
             && self.follow_ups_asked < MAX_FOLLOW_UPS.min(follow_ups.len())
         {
@@ -200,7 +198,7 @@ impl MockState {
         use crate::tools::transcribe_audio::{TranscribeAudio, TranscribeAudioArgs};
         let rec = call(
             &TranscribeAudio,
-            TranscribeAudioArgs { path: path.to_string(), lang: Some(self.lang.clone()), channels: None, vad: None },
+            TranscribeAudioArgs { path: path.to_string(), lang: Some(self.lang), channels: None, vad: None },
             ctx,
         )
         .await?;
@@ -221,7 +219,7 @@ impl MockState {
                     words,
                     speech: rec.speech.clone(),
                     filled_pauses: rec.filled_pauses.clone(),
-                    lang: Some(self.lang.clone()),
+                    lang: Some(self.lang),
                     f0_hz: rec.f0.clone(),
                     level_db: rec.db.clone(),
                     frames_from_s: 0.0,
@@ -236,9 +234,10 @@ impl MockState {
         Ok(verdict)
     }
 
-    /// The final report, in the same formats as a diagnosis.
+    /// The final report, in the same formats as a diagnosis, kept in the history as a mock
+    /// session (keyed by the digest of its answers).
     pub async fn report(&self, ctx: &ToolContext, format: ReportFormat) -> Result<(Report, String), ToolError> {
-        let kb = ctx.kb()?;
+        let kb = ctx.load_kb().await?;
         let mut questions = Vec::new();
         let mut first_of: Vec<Option<usize>> = vec![None; self.questions.len()];
         for a in self.answered.iter().filter(|a| !a.skipped) {
@@ -276,21 +275,38 @@ impl MockState {
                     path: format!("mock interview ({}, {} questions)", self.level, self.questions.len()),
                     kind: "transcript".into(),
                     format: "mock".into(),
-                    language: self.lang.clone(),
+                    language: self.lang.into(),
                     duration_s: Some(self.answered.iter().map(|a| a.elapsed_s).sum()),
                 },
                 speakers: Vec::new(),
                 questions,
                 format: Some(format),
                 elapsed_ms: None,
-                lang: Some(self.lang.clone()),
+                lang: Some(self.lang),
                 timeline: None,
+                history: Some(HistoryArgs {
+                    kind: SessionKind::Mock,
+                    digest: Some(crate::digest::bytes(&serde_json::to_vec(&self.answered).unwrap_or_default())),
+                    input_path: None,
+                }),
             },
             ctx,
         )
         .await?;
         Ok((out.report, out.rendered))
     }
+}
+
+/// How many of `count` questions each difficulty gets: largest-remainder rounding of the shares.
+fn per_difficulty(shares: &[u32; 3], count: usize) -> Vec<usize> {
+    let exact: Vec<f64> = shares.iter().map(|s| count as f64 * *s as f64 / 100.0).collect();
+    let mut want: Vec<usize> = exact.iter().map(|x| x.floor() as usize).collect();
+    let mut order: Vec<usize> = (0..3).collect();
+    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
+    for &i in order.iter().take(count - want.iter().sum::<usize>()) {
+        want[i] += 1;
+    }
+    want
 }
 
 /// What to draw: `count` questions from `dimensions` (all when empty, then weighted toward the
@@ -337,14 +353,7 @@ pub fn pick(kb: &KnowledgeBase, d: &Draw<'_>) -> Result<Vec<Planned>, ToolError>
             "pick other dimensions, or practise under another --profile",
         ));
     }
-    // Largest-remainder rounding of the shares.
-    let exact: Vec<f64> = shares.iter().map(|s| count as f64 * *s as f64 / 100.0).collect();
-    let mut want: Vec<usize> = exact.iter().map(|x| x.floor() as usize).collect();
-    let mut order: Vec<usize> = (0..3).collect();
-    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
-    for &i in order.iter().take(count - want.iter().sum::<usize>()) {
-        want[i] += 1;
-    }
+    let want = per_difficulty(&shares, count);
     // Weak dimensions weigh more: a mean of 40 weighs 2.2, of 90 1.2, unseen 1.5.
     let weight = |dim: &str| weak.iter().find(|(d, _)| d == dim).map_or(1.5, |(_, m)| 1.0 + (100.0 - m) / 50.0);
     let mut chosen: Vec<&crate::kb::Entry> = Vec::new();

@@ -4,11 +4,11 @@
 //! request to one.
 
 pub mod batch;
+pub mod builtin;
 pub mod compare_expert;
 pub mod diagnose_audio;
 pub mod diagnose_transcript;
 pub mod discovery;
-pub mod history;
 pub mod manifest;
 pub mod mock_interview;
 pub mod mock_session;

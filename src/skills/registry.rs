@@ -7,14 +7,6 @@ use std::path::{Path, PathBuf};
 
 use super::manifest::{self, Manifest};
 
-/// The built-in skills' SKILL.md, by folder name.
-const BUILTIN: &[(&str, &str)] = &[
-    ("diagnose-transcript", include_str!("../../skills/diagnose-transcript/SKILL.md")),
-    ("diagnose-audio", include_str!("../../skills/diagnose-audio/SKILL.md")),
-    ("mock-interview", include_str!("../../skills/mock-interview/SKILL.md")),
-    ("compare-expert", include_str!("../../skills/compare-expert/SKILL.md")),
-];
-
 /// The tool the model loads a skill's instructions with (level 2).
 pub const READ_SKILL: &str = "read_skill";
 
@@ -58,11 +50,11 @@ impl SkillSet {
     pub fn load(dirs: &[PathBuf], disabled: &[String]) -> SkillSet {
         let tools = tool_names();
         let mut set = SkillSet::default();
-        for (folder, text) in BUILTIN {
-            match manifest::parse(text, folder, &tools) {
+        for b in super::builtin::ALL {
+            match manifest::parse(b.manifest(), b.name(), &tools) {
                 Ok(m) => set.skills.push(Skill { manifest: m, source: Source::Builtin }),
                 // A broken built-in is a bug caught by the tests; it is still not fatal.
-                Err(message) => set.problems.push(Problem { path: PathBuf::from(folder), message }),
+                Err(message) => set.problems.push(Problem { path: PathBuf::from(b.name()), message }),
             }
         }
         for dir in dirs {

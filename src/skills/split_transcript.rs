@@ -7,11 +7,12 @@ use serde::{Deserialize, Serialize};
 use crate::tools::detect_speakers::{DetectSpeakers, DetectSpeakersArgs};
 use crate::tools::parse_transcript::{ParseTranscript, ParseTranscriptArgs};
 use crate::tools::split_qa_pairs::{SplitQaPairs, SplitQaPairsArgs};
+use crate::tools::suggest_roles::{RoleTurn, SuggestRoles, SuggestRolesArgs};
 use crate::tools::{call, ToolContext, ToolError};
 use crate::transcript::header::Metadata;
 use crate::transcript::pairs::QaPair;
 use crate::transcript::roles::{Role, RoleHints, Speaker, SpeakerAnalysis};
-use crate::transcript::{Format, Language, Transcript};
+use crate::transcript::{Format, Mix, Transcript};
 
 pub const NAME: &str = "split-transcript";
 
@@ -22,30 +23,40 @@ pub struct SplitResult {
     /// For a document (docx, pdf): the layout of the text inside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Format>,
-    pub language: Language,
+    pub language: Mix,
     /// The transcript's header: title, names of interviewers and interviewee, date, place.
     #[serde(default, skip_serializing_if = "Metadata::is_empty")]
     pub metadata: Metadata,
     pub speakers: Vec<Speaker>,
+    /// Each turn's role, in the transcript's order.
+    #[serde(skip)]
+    pub turn_roles: Vec<Role>,
     pub pairs: Vec<QaPair>,
 }
 
 /// Run the pipeline on a file inside the context's data root.
 pub async fn run(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(SplitResult, Transcript), ToolError> {
     let started = Instant::now();
-    let result = run_steps(ctx, path, hints).await;
-    let status = match &result {
-        Ok(_) => "ok",
-        Err(e) => e.code.as_str(),
-    };
-    ctx.audit_call("skill", NAME, status, started, path.as_bytes());
+    let result = parse_and_split(ctx, path, hints).await;
+    super::audit(ctx, NAME, started, path, &result);
     result
 }
 
-async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(SplitResult, Transcript), ToolError> {
+async fn parse_and_split(
+    ctx: &ToolContext,
+    path: &str,
+    hints: &RoleHints,
+) -> Result<(SplitResult, Transcript), ToolError> {
     let transcript =
         call(&ParseTranscript, ParseTranscriptArgs { path: Some(path.to_string()), text: None, format: None }, ctx)
             .await?;
+    let result = split(ctx, &transcript, hints).await?;
+    Ok((result, transcript))
+}
+
+/// Speakers, roles and pairs of a transcript, parsed or transcribed: shared by `diagnose-audio`,
+/// so a recording gets the same role help as a transcript.
+pub async fn split(ctx: &ToolContext, transcript: &Transcript, hints: &RoleHints) -> Result<SplitResult, ToolError> {
     // Typed tools own their arguments; a clone is far cheaper than parsing again.
     let args = DetectSpeakersArgs {
         transcript: Some(transcript.clone()),
@@ -54,60 +65,52 @@ async fn run_steps(ctx: &ToolContext, path: &str, hints: &RoleHints) -> Result<(
         ..Default::default()
     };
     let mut analysis = call(&DetectSpeakers, args, ctx).await?.analysis;
-    if hints.is_empty() && !analysis.uncertain().is_empty() {
-        model_roles(ctx, &transcript, &mut analysis).await;
+    if hints.is_empty() && !analysis.uncertain().is_empty() && ctx.llm.is_some() {
+        model_roles(ctx, transcript, &mut analysis).await;
     }
     let split = call(
         &SplitQaPairs,
-        SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(analysis.turn_roles) },
+        SplitQaPairsArgs { transcript: transcript.clone(), turn_roles: Some(analysis.turn_roles.clone()) },
         ctx,
     )
     .await?;
-    let result = SplitResult {
+    Ok(SplitResult {
         format: transcript.format,
         layout: transcript.layout,
         language: transcript.language,
         metadata: transcript.metadata.clone(),
         speakers: analysis.speakers,
+        turn_roles: analysis.turn_roles,
         pairs: split.pairs,
-    };
-    Ok((result, transcript))
+    })
 }
 
-/// Where the heuristics are unsure and a model is configured, let it settle the roles: for named
-/// speakers, which one interviews (then the roles follow as if the user had said so); for a
-/// transcript without names, which turns the interviewer said. Any failure keeps the heuristics'.
+/// Where the heuristics are unsure and a model is configured, let it settle the roles (the
+/// `suggest_roles` tool): a named interviewer re-runs speaker detection as if the user had named
+/// them; marked turns take their roles directly. Any failure keeps the heuristics'.
 async fn model_roles(ctx: &ToolContext, transcript: &Transcript, analysis: &mut SpeakerAnalysis) {
-    let Some(llm) = &ctx.llm else { return };
-    let home = &ctx.config.home;
-    let names: Vec<String> = analysis.speakers.iter().filter_map(|s| s.name.clone()).collect();
-    if names.len() >= 2 {
-        let turns: Vec<(String, String)> =
-            transcript.turns.iter().filter_map(|t| Some((t.speaker.clone()?, t.text.clone()))).collect();
-        match crate::llm::roles::interviewer_of(llm, home, &turns, &names).await {
-            Ok(name) => {
-                let args = DetectSpeakersArgs {
-                    transcript: Some(transcript.clone()),
-                    interviewers: vec![name.clone()],
-                    candidates: Vec::new(),
-                    ..Default::default()
-                };
-                if let Ok(a) = call(&DetectSpeakers, args, ctx).await {
-                    tracing::info!("the model named {name} the interviewer");
-                    *analysis = a.analysis;
-                }
-            }
-            Err(e) => tracing::warn!("the model could not settle the roles: {e}"),
+    let turns =
+        transcript.turns.iter().map(|t| RoleTurn { speaker: t.speaker.clone(), text: t.text.clone() }).collect();
+    let suggested = match call(&SuggestRoles, SuggestRolesArgs { turns }, ctx).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("{}", e.message);
+            return;
         }
-    } else if names.is_empty() {
-        let texts: Vec<String> = transcript.turns.iter().map(|t| t.text.clone()).collect();
-        match crate::llm::roles::interviewer_turns(llm, home, &texts).await {
-            Ok(marks) => {
-                analysis.turn_roles =
-                    marks.iter().map(|&i| if i { Role::Interviewer } else { Role::Candidate }).collect();
-                tracing::info!("the model marked the interviewer's turns");
-            }
-            Err(e) => tracing::warn!("the model could not mark the turns: {e}"),
+    };
+    if let Some(name) = suggested.interviewer {
+        let args = DetectSpeakersArgs {
+            transcript: Some(transcript.clone()),
+            interviewers: vec![name.clone()],
+            candidates: Vec::new(),
+            ..Default::default()
+        };
+        if let Ok(a) = call(&DetectSpeakers, args, ctx).await {
+            tracing::info!("the model named {name} the interviewer");
+            *analysis = a.analysis;
         }
+    } else if let Some(marks) = suggested.interviewer_turns {
+        analysis.turn_roles = marks.iter().map(|&i| if i { Role::Interviewer } else { Role::Candidate }).collect();
+        tracing::info!("the model marked the interviewer's turns");
     }
 }

@@ -3,10 +3,54 @@
 //! practice) which questions a profile has already seen.
 
 use rusqlite::{params, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Store, StoreError};
-use crate::report::model::{Report, TrendPoint};
+
+/// A finished session to store: its summary figures, its report as JSON (the store does not read
+/// it), and the scores of each question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSession {
+    /// "diagnosis" or "mock".
+    pub kind: String,
+    pub profile: String,
+    pub created_at: String,
+    pub source: String,
+    pub digest: String,
+    pub language: String,
+    pub overall: u32,
+    pub content_avg: u32,
+    pub speech_avg: Option<u32>,
+    pub report_json: String,
+    pub questions: Vec<QuestionScores>,
+}
+
+/// One question's scores, as the trend aggregates them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionScores {
+    pub entry_id: Option<String>,
+    pub dimension: Option<String>,
+    pub overall: u32,
+    pub completeness: u32,
+    pub depth: u32,
+    pub accuracy: u32,
+    pub practicality: u32,
+    pub speech: Option<i64>,
+}
+
+/// One session of a profile's history: the mean of each dimension over its questions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TrendPoint {
+    pub id: i64,
+    pub at: String,
+    pub kind: String,
+    pub overall: u32,
+    pub completeness: Option<u32>,
+    pub depth: Option<u32>,
+    pub accuracy: Option<u32>,
+    pub practicality: Option<u32>,
+    pub speech: Option<u32>,
+}
 
 /// One stored session, without its report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -46,55 +90,45 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
 
 impl Store {
     /// Store a finished session and its per-question scores in one transaction; its id.
-    pub fn record_session(
-        &mut self,
-        kind: &str,
-        profile: &str,
-        source: &str,
-        digest: &str,
-        report: &Report,
-    ) -> Result<i64, StoreError> {
-        let json = serde_json::to_string(report)
-            .map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
+    pub fn record_session(&mut self, session: &NewSession) -> Result<i64, StoreError> {
         let path = self.path.clone();
         let err = move |e: rusqlite::Error| StoreError { path: path.clone(), message: e.to_string() };
         let tx = self.conn.transaction().map_err(&err)?;
+        let n = &session;
         tx.execute(
             "INSERT INTO sessions (kind, profile, created_at, source, digest, language, overall, content_avg, speech_avg, questions, report)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
-                kind,
-                profile,
-                report.meta.generated_at,
-                source,
-                digest,
-                report.source.language,
-                report.summary.overall_score,
-                report.summary.content_avg,
-                report.summary.speech_avg,
-                report.questions.len() as u32,
-                json
+                n.kind,
+                n.profile,
+                n.created_at,
+                n.source,
+                n.digest,
+                n.language,
+                n.overall,
+                n.content_avg,
+                n.speech_avg,
+                n.questions.len() as u32,
+                n.report_json
             ],
         )
         .map_err(&err)?;
         let id = tx.last_insert_rowid();
-        for (i, q) in report.questions.iter().enumerate() {
-            let c = &q.content;
-            let speech = q.speech.as_ref().and_then(|s| s.get("overall")).and_then(|v| v.as_i64());
+        for (i, q) in n.questions.iter().enumerate() {
             tx.execute(
                 "INSERT INTO question_scores (session_id, idx, entry_id, kb_dimension, overall, completeness, depth, accuracy, practicality, speech)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     id,
                     i as i64 + 1,
-                    q.references.first().map(|r| r.id.clone()),
+                    q.entry_id,
                     q.dimension,
-                    c.overall,
-                    c.completeness.score,
-                    c.depth.score,
-                    c.accuracy.score,
-                    c.practicality.score,
-                    speech
+                    q.overall,
+                    q.completeness,
+                    q.depth,
+                    q.accuracy,
+                    q.practicality,
+                    q.speech
                 ],
             )
             .map_err(&err)?;
@@ -103,8 +137,8 @@ impl Store {
         Ok(id)
     }
 
-    /// The profile's latest session of `kind`, with its report.
-    pub fn last_session(&self, profile: &str, kind: &str) -> Result<Option<(SessionRow, Report)>, StoreError> {
+    /// The profile's latest session of `kind`, with its report's JSON.
+    pub fn last_session(&self, profile: &str, kind: &str) -> Result<Option<(SessionRow, String)>, StoreError> {
         let found = self
             .conn
             .query_row(
@@ -116,11 +150,7 @@ impl Store {
             )
             .optional()
             .map_err(|e| self.err(e))?;
-        match found {
-            None => Ok(None),
-            // A report stored by an older version that no longer reads is simply not compared.
-            Some((s, json)) => Ok(serde_json::from_str(&json).ok().map(|r| (s, r))),
-        }
+        Ok(found)
     }
 
     /// Sessions, newest first; of one profile, or all.

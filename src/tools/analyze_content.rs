@@ -7,7 +7,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorCode, Tool, ToolContext, ToolError};
-use crate::kb::search::SearchHit;
+use crate::kb::search::{KbSearch, SearchHit};
+use crate::kb::Entry;
+use crate::lang::Lang;
+use crate::report::model::Reference;
 use crate::scoring::content::ContentScore;
 
 pub struct AnalyzeContent;
@@ -22,9 +25,9 @@ pub struct AnalyzeContentArgs {
     /// Knowledge-base entry to score against; searched for from the question when omitted.
     #[serde(default)]
     pub reference_id: Option<String>,
-    /// Language of the feedback: "zh" or "en"; from the question when omitted.
+    /// Language of the feedback; from the question when omitted.
     #[serde(default)]
-    pub lang: Option<String>,
+    pub lang: Option<Lang>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -35,6 +38,12 @@ pub struct AnalyzeContentOutput {
     pub reference_id: Option<String>,
     /// Relevant entries found for the question (empty when `reference_id` was given).
     pub references: Vec<SearchHit>,
+    /// What a report cites: the entry scored against first, then the other relevant ones found,
+    /// each question in the feedback's language; empty when the answer was scored without one.
+    pub cited: Vec<Reference>,
+    /// The question's dimension: the reference's, or "behavioral" for a behavioral question the
+    /// base has no entry for.
+    pub dimension: Option<String>,
 }
 
 impl Tool for AnalyzeContent {
@@ -45,18 +54,7 @@ impl Tool for AnalyzeContent {
     type Output = AnalyzeContentOutput;
 
     async fn execute(&self, args: AnalyzeContentArgs, ctx: &ToolContext) -> Result<AnalyzeContentOutput, ToolError> {
-        let lang = match args.lang.as_deref() {
-            Some("zh") => Some(crate::kb::Lang::Zh),
-            Some("en") => Some(crate::kb::Lang::En),
-            Some(other) => {
-                return Err(ToolError::new(
-                    ErrorCode::InputError,
-                    format!("unknown language {other:?}"),
-                    "give \"zh\" or \"en\", or omit lang",
-                ))
-            }
-            None => None,
-        };
+        let lang = args.lang;
         let started = std::time::Instant::now();
         let (question, answer) = (args.question.clone(), args.answer.clone());
         let c = ctx.clone();
@@ -97,8 +95,8 @@ impl Tool for AnalyzeContent {
 fn rubric(
     ctx: &ToolContext,
     args: AnalyzeContentArgs,
-    lang: Option<crate::kb::Lang>,
-) -> Result<(AnalyzeContentOutput, Option<crate::kb::Entry>, crate::kb::Lang), ToolError> {
+    lang: Option<crate::lang::Lang>,
+) -> Result<(AnalyzeContentOutput, Option<crate::kb::Entry>, crate::lang::Lang), ToolError> {
     let kb = ctx.kb()?;
     let given = match args.reference_id.as_deref() {
         Some(id) => Some(kb.position(id).ok_or_else(|| {
@@ -111,13 +109,46 @@ fn rubric(
         None => None,
     };
     let references = if given.is_some() { Vec::new() } else { kb.references_for(&args.question)? };
-    let lang = lang.unwrap_or_else(|| crate::scoring::lang_of(&args.question, &args.answer));
+    let lang = lang.unwrap_or_else(|| crate::lang::of_question(&args.question, &args.answer));
     // A reference the caller chose is used as given; found ones let the answer pick.
     let (chosen, content) = match given {
-        Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang)?),
-        None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang)?,
+        Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang, &ctx.cancel)?),
+        None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang, &ctx.cancel)?,
     };
     let entry = chosen.and_then(|i| kb.kb.entries.get(i)).cloned();
     let reference_id = entry.as_ref().map(|e| e.id.clone());
-    Ok((AnalyzeContentOutput { content, reference_id, references }, entry, lang))
+    let cited = cited(&kb, &references, given.map(|i| &kb.kb.entries[i]).or(entry.as_ref()), lang);
+    let dimension = cited
+        .first()
+        .map(|r| r.dimension.clone())
+        .or_else(|| crate::scoring::star::is_behavioral_question(&args.question).then(|| "behavioral".to_string()));
+    Ok((AnalyzeContentOutput { content, reference_id, references, cited, dimension }, entry, lang))
+}
+
+/// The references a report shows: the chosen entry first, then the others found; none when the
+/// answer was scored without a reference (nothing found fits it).
+fn cited(kb: &KbSearch, found: &[SearchHit], chosen: Option<&Entry>, lang: Lang) -> Vec<Reference> {
+    let Some(chosen) = chosen else { return Vec::new() };
+    let mut hits: Vec<Reference> = found.iter().map(Reference::from).collect();
+    match hits.iter().position(|h| h.id == chosen.id) {
+        Some(at) => {
+            let first = hits.remove(at);
+            hits.insert(0, first);
+        }
+        None => hits.insert(
+            0,
+            Reference {
+                id: chosen.id.clone(),
+                question: String::new(),
+                dimension: chosen.dimension.clone(),
+                score: 0.0,
+            },
+        ),
+    }
+    for r in hits.iter_mut() {
+        if let Some(e) = kb.kb.get(&r.id) {
+            r.question = e.question_in(lang).to_string();
+        }
+    }
+    hits
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{Tool, ToolContext, ToolError};
 use crate::audio::features::frame_at;
 use crate::audio::vad::Span;
+use crate::lang::Lang;
 use crate::scoring::habits::{self, Count, Habits, Occurrence, Spoken};
 use crate::scoring::speech::{self, Delivery, SpeechScore};
 
@@ -20,7 +21,7 @@ pub struct TimedWord {
     pub end_s: f64,
 }
 
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeSpeechArgs {
     /// The answer as text (a transcript's answer). Give this or `words`.
@@ -36,9 +37,9 @@ pub struct AnalyzeSpeechArgs {
     /// word accounts for counts as a filler.
     #[serde(default)]
     pub filled_pauses: Vec<Span>,
-    /// "en" or "zh"; from the text when absent.
+    /// Language of the answer; from the text when absent.
     #[serde(default)]
-    pub lang: Option<String>,
+    pub lang: Option<Lang>,
     /// Pitch in Hz every 10 ms from the recording's start (0 = unvoiced); optional.
     #[serde(default)]
     pub f0_hz: Vec<f32>,
@@ -82,23 +83,19 @@ fn run(args: AnalyzeSpeechArgs) -> Result<AnalyzeSpeechOutput, ToolError> {
             ))
         }
     };
-    let zh = match args.lang.as_deref() {
-        Some("zh") => true,
-        Some("en") => false,
-        _ => crate::scoring::lang_of(&text, &text) == crate::kb::Lang::Zh,
-    };
+    let lang = args.lang.unwrap_or_else(|| crate::lang::of_question(&text, &text));
     let spoken: Vec<Spoken> = if args.words.is_empty() {
-        habits::words_of(&text, zh)
+        habits::words_of(&text, lang)
     } else {
         args.words
             .iter()
             .map(|w| Spoken { text: w.text.clone(), start_s: Some(w.start_s), end_s: Some(w.end_s) })
             .collect()
     };
-    let mut h = habits::analyze(&spoken, zh);
-    h.fillers.extend(unwritten_fillers(&args, &h, zh));
+    let mut h = habits::analyze(&spoken, lang);
+    h.fillers.extend(unwritten_fillers(&args, &h, lang));
     h.fillers.sort_by(|a, b| a.t_s.partial_cmp(&b.t_s).unwrap_or(std::cmp::Ordering::Equal));
-    let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, zh));
+    let speech = (!args.words.is_empty()).then(|| delivery(&args, &h, lang));
     Ok(AnalyzeSpeechOutput {
         fillers: Habits::counts(&h.fillers),
         hedges: Habits::counts(&h.hedges),
@@ -117,7 +114,7 @@ const OPENING_FILLER_S: f64 = 1.0;
 /// near it and no other word starting in it (a word held long is that word, not a filler).
 /// A word's onset may come a little before the held sound; the word after a dropped filler
 /// starts at its end.
-fn unwritten_fillers(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> Vec<Occurrence> {
+fn unwritten_fillers(args: &AnalyzeSpeechArgs, h: &Habits, lang: Lang) -> Vec<Occurrence> {
     let (Some(first), Some(last)) = (args.words.first(), args.words.last()) else { return Vec::new() };
     let (from, to) = (first.start_s - OPENING_FILLER_S, last.end_s);
     let written: Vec<f64> = h.fillers.iter().filter_map(|o| o.t_s).collect();
@@ -131,17 +128,17 @@ fn unwritten_fillers(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> Vec<Occu
                 spoken
                     && w.start_s > p.start_s - 0.15
                     && w.start_s < p.end_s - 0.1
-                    && !habits::is_filler_word(&w.text, zh)
+                    && !habits::is_filler_word(&w.text, lang)
             })
         })
         .map(|p| Occurrence {
-            word: if zh { "有声停顿（未转写）" } else { "filled pause (not transcribed)" }.into(),
+            word: lang.pick("有声停顿（未转写）", "filled pause (not transcribed)").into(),
             t_s: Some(p.start_s),
         })
         .collect()
 }
 
-fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
+fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, lang: Lang) -> SpeechScore {
     // Onsets only: a word's end runs on to the next word, which after the answer is the next
     // speaker's. The answer spans the speech regions from its first onset to its last.
     let start = args.words.first().map(|w| w.start_s).unwrap_or(0.0);
@@ -158,7 +155,7 @@ fn delivery(args: &AnalyzeSpeechArgs, h: &Habits, zh: bool) -> SpeechScore {
         v[a..b].to_vec()
     };
     let (f0, db) = (frames(&args.f0_hz), frames(&args.level_db));
-    speech::score(&Delivery { zh, span_s: span, pauses: &pauses, habits: h, f0: &f0, db: &db })
+    speech::score(&Delivery { lang, span_s: span, pauses: &pauses, habits: h, f0: &f0, db: &db })
 }
 
 #[cfg(test)]
@@ -190,7 +187,7 @@ mod tests {
             // The written "um" (not counted twice), an unwritten one between "cache" and "is",
             // and "cache" itself held long (a word, not a filler).
             filled_pauses: vec![held(0.45, 0.85), held(1.8, 2.3), held(1.25, 1.7)],
-            lang: Some("en".into()),
+            lang: Some(Lang::En),
             f0_hz: Vec::new(),
             level_db: Vec::new(),
             frames_from_s: 0.0,

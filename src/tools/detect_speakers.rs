@@ -10,7 +10,7 @@ use crate::audio::speakers::ChannelMode;
 use crate::audio::vad::VadKind;
 use crate::models::Models;
 use crate::transcript::roles::{self, RoleError, RoleHints, SpeakerAnalysis};
-use crate::transcript::{Format, Language, Transcript, Turn};
+use crate::transcript::{Format, Mix, Transcript, Turn};
 
 pub struct DetectSpeakers;
 
@@ -175,5 +175,5 @@ fn voice_transcript(v: &Voices) -> Transcript {
             end_s: Some(s.end_s),
         })
         .collect();
-    Transcript { format: Format::Audio, language: Language::En, turns, layout: None, metadata: Default::default() }
+    Transcript { format: Format::Audio, language: Mix::En, turns, layout: None, metadata: Default::default() }
 }

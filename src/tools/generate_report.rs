@@ -1,22 +1,16 @@
-//! `generate_report`: aggregate per-question results into the report and render it.
+//! `generate_report`: aggregate per-question results into the report, keep it in the profile's
+//! history when asked, and render it.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
+use crate::lang::Lang;
 use crate::report::model::{Meta, QuestionReport, Report, SourceInfo, Timeline, SCHEMA_VERSION};
-use crate::report::{build, render, OutputFormat};
+use crate::report::{build, ReportFormat};
 use crate::transcript::roles::Speaker;
 
 pub struct GenerateReport;
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportFormat {
-    Md,
-    Html,
-    Json,
-}
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,13 +25,46 @@ pub struct GenerateReportArgs {
     /// Milliseconds spent so far, recorded in the report's meta.
     #[serde(default)]
     pub elapsed_ms: Option<u64>,
-    /// Language of the headings and summary, "zh" or "en"; the candidate's majority language when
-    /// omitted.
+    /// Language of the headings and summary; the candidate's majority language when omitted.
     #[serde(default)]
-    pub lang: Option<String>,
+    pub lang: Option<Lang>,
     /// Recordings: who spoke when, for the HTML timeline.
     #[serde(default)]
     pub timeline: Option<Timeline>,
+    /// Keep the report in the profile's history (compared with the last session, given the
+    /// trend); nothing is stored when omitted or when history is turned off.
+    #[serde(default)]
+    pub history: Option<HistoryArgs>,
+}
+
+/// How a report enters the history.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryArgs {
+    /// "diagnosis" or "mock".
+    pub kind: SessionKind,
+    /// The input's sha256, when the caller has it.
+    #[serde(default)]
+    pub digest: Option<String>,
+    /// Or the input file (inside the data root), hashed here.
+    #[serde(default)]
+    pub input_path: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionKind {
+    Diagnosis,
+    Mock,
+}
+
+impl SessionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionKind::Diagnosis => "diagnosis",
+            SessionKind::Mock => "mock",
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -49,12 +76,13 @@ pub struct GenerateReportOutput {
 impl Tool for GenerateReport {
     const NAME: &'static str = "generate_report";
     const SETUP: super::Setup = super::Setup::Search;
-    const DESCRIPTION: &'static str = "Build the diagnosis report (summary, strengths, weaknesses, three-horizon improvement plan, computed deterministically from per-question scores) and render it as Markdown, self-contained HTML or JSON.";
+    const DESCRIPTION: &'static str = "Build the diagnosis report (summary, strengths, weaknesses, three-horizon improvement plan, computed deterministically from per-question scores), optionally keep it in the profile's history, and render it as Markdown, self-contained HTML or JSON.";
     type Args = GenerateReportArgs;
     type Output = GenerateReportOutput;
 
     async fn execute(&self, args: GenerateReportArgs, ctx: &ToolContext) -> Result<GenerateReportOutput, ToolError> {
-        // Blocking work off the async workers, so the call's time limit can fire.
+        // Blocking work (aggregation, SQLite, hashing, templates) off the async workers, so the
+        // call's time limit can fire.
         let c = ctx.clone();
         ctx.blocking(move || run(&c, args)).await
     }
@@ -62,10 +90,8 @@ impl Tool for GenerateReport {
 
 fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutput, ToolError> {
     let kb = ctx.kb()?;
-    let zh = match args.lang.as_deref() {
-        Some(l) => l == "zh",
-        None => majority_is_chinese(&args.questions).unwrap_or(args.source.language == "zh"),
-    };
+    let lang = args.lang.unwrap_or_else(|| majority(&args.questions).unwrap_or(args.source.language.main()));
+    let zh = lang.is_zh();
     let summary = build::summary(&args.questions, &kb.kb, zh, build::speech_avg(&args.questions));
     let improvement_plan = build::plan(&args.questions, &kb.kb, zh);
     // `llm:MODEL` where the model contributed to any question.
@@ -75,7 +101,7 @@ fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutp
         .map(|q| q.content.analyzer.clone())
         .find(|a| a.starts_with("llm:"))
         .unwrap_or_else(|| "rubric".to_string());
-    let report = Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         source: args.source,
         speakers: args.speakers,
@@ -87,43 +113,45 @@ fn run(ctx: &ToolContext, args: GenerateReportArgs) -> Result<GenerateReportOutp
         timeline: args.timeline,
         meta: Meta {
             generated_at: crate::audit::now_rfc3339(),
-            lang: if zh { "zh" } else { "en" }.into(),
+            lang,
             analyzer,
             kb_entries: kb.kb.entries.len(),
             elapsed_ms: args.elapsed_ms.unwrap_or(0),
         },
     };
-    let rendered = render_report(ctx, &report, args.format.unwrap_or(ReportFormat::Md))?;
+    if let Some(h) = &args.history {
+        remember(ctx, &mut report, h)?;
+    }
+    let rendered = super::render_report::render(ctx, &report, args.format.unwrap_or(ReportFormat::Md))?;
     Ok(GenerateReportOutput { report, rendered })
 }
 
-/// Whether the candidate spoke mostly Chinese: Chinese characters against English words (one word
-/// weighing 1.5 characters, as in language detection) over every answer.
-fn majority_is_chinese(questions: &[QuestionReport]) -> Option<bool> {
-    let (cjk, words) = questions
-        .iter()
-        .map(|q| crate::transcript::lang::counts(&q.pair.answer))
-        .fold((0usize, 0usize), |(c, w), (c2, w2)| (c + c2, w + w2));
-    (cjk + words > 0).then_some(cjk as f64 >= words as f64 * 1.5)
+/// Keep the report in the history. A history that cannot be written is said on stderr, never a
+/// reason to lose the diagnosis; an input that cannot be read is.
+fn remember(ctx: &ToolContext, report: &mut Report, h: &HistoryArgs) -> Result<(), ToolError> {
+    if !ctx.config.history {
+        return Ok(());
+    }
+    let digest = match (&h.digest, &h.input_path) {
+        (Some(d), _) => d.clone(),
+        (None, Some(path)) => {
+            let real = ctx.resolve(path)?;
+            crate::digest::file(&real)
+                .map_err(|e| ToolError::service(format!("cannot read {path}: {e}"), "check the file's permissions"))?
+        }
+        (None, None) => String::new(),
+    };
+    let stored = crate::store::Store::open(&ctx.config.home).and_then(|mut store| {
+        crate::report::history::remember(&mut store, report, h.kind.as_str(), &ctx.config.profile, &digest)
+    });
+    if let Err(e) = stored {
+        eprintln!("warning: the history was not updated: {e}");
+    }
+    Ok(())
 }
 
-/// `report` rendered in `format` with the dimension names in its language: for this tool, and for
-/// skills that change a report after it was built (history) or render it in several formats (batch).
-pub fn render_report(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
-    let kb = ctx.kb()?;
-    let zh = report.meta.lang == "zh";
-    let dims = kb
-        .kb
-        .manifest
-        .dimensions
-        .iter()
-        .map(|d| (d.id.clone(), if zh { d.name_zh.clone() } else { d.name_en.clone() }))
-        .collect();
-    let format = match format {
-        ReportFormat::Md => OutputFormat::Md,
-        ReportFormat::Html => OutputFormat::Html,
-        ReportFormat::Json => OutputFormat::Json,
-    };
-    render(report, format, &ctx.config.home.join("templates"), &dims)
-        .map_err(|e| ToolError::input(e.to_string(), "fix or remove the template override in $IVD_HOME/templates"))
+/// The language the candidate spoke most, over every answer (see [`crate::lang::majority`]).
+fn majority(questions: &[QuestionReport]) -> Option<Lang> {
+    let all: Vec<&str> = questions.iter().map(|q| q.pair.answer.as_str()).collect();
+    crate::lang::majority(&all.join("\n"))
 }

@@ -13,12 +13,14 @@ pub mod parse_transcript;
 pub mod query_knowledge_base;
 pub mod read_file;
 pub mod registry;
+pub mod render_report;
 pub mod split_qa_pairs;
+pub mod suggest_roles;
 pub mod transcribe_audio;
 
 use std::future::Future;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
@@ -155,7 +157,9 @@ pub struct ToolContext {
     /// The language model, when one is configured and not turned off.
     pub llm: Option<Arc<LlmClient>>,
     /// The knowledge base with its index, loaded on first use and shared by clones of the context.
-    kb: Arc<OnceLock<Result<Arc<KbSearch>, ToolError>>>,
+    /// Only a load that succeeded is kept: after a failure (a model file being repaired, a
+    /// cancelled first load) the next call tries again.
+    kb: Arc<Mutex<Option<Arc<KbSearch>>>>,
 }
 
 impl ToolContext {
@@ -173,24 +177,43 @@ impl ToolContext {
             audit,
             cancel: CancellationToken::new(),
             progress: None,
-            kb: Arc::new(OnceLock::new()),
+            kb: Arc::new(Mutex::new(None)),
         }
     }
 
     /// The configured knowledge base (`kb_dir`, else the shipped one) with its search index,
-    /// loaded once per process and only when a tool needs it.
+    /// loaded once per process and only when a tool needs it. Blocking the first time (minutes in
+    /// a new home): async code calls [`ToolContext::load_kb`], tools call this from their
+    /// blocking work. The load stops when the context's cancellation fires.
     pub fn kb(&self) -> Result<Arc<KbSearch>, ToolError> {
-        self.kb
-            .get_or_init(|| {
-                let kb = KnowledgeBase::load(self.config.kb_dir.as_deref())?;
-                let search = KbSearch::open_with_models(kb, &self.config.home, &Models::new(&self.config))?;
-                if let Some(why) = &search.degraded {
-                    // Said once per process: the context loads the knowledge base once.
-                    eprintln!("note: {why}");
-                }
-                Ok(Arc::new(search))
-            })
-            .clone()
+        // A poisoned lock only means a load panicked; the slot itself is still sound.
+        let mut slot = self.kb.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(kb) = slot.as_ref() {
+            return Ok(kb.clone());
+        }
+        let kb = KnowledgeBase::load(self.config.kb_dir.as_deref())?;
+        let search = KbSearch::open_with_models(kb, &self.config.home, &Models::new(&self.config), &self.cancel)?;
+        if let Some(why) = &search.degraded {
+            // Said once per process: the context keeps the knowledge base once loaded.
+            eprintln!("note: {why}");
+        }
+        let search = Arc::new(search);
+        *slot = Some(search.clone());
+        Ok(search)
+    }
+
+    /// [`ToolContext::kb`] on the blocking pool, for async callers.
+    pub async fn load_kb(&self) -> Result<Arc<KbSearch>, ToolError> {
+        let c = self.clone();
+        self.blocking(move || c.kb()).await
+    }
+
+    /// A copy of the context for one call: its cancellation is a child of this one's, so a time
+    /// limit can stop the call's work (blocking work included) without cancelling the caller.
+    pub fn scoped(&self) -> ToolContext {
+        let mut c = self.clone();
+        c.cancel = self.cancel.child_token();
+        c
     }
 
     /// Do a tool's set-up off the async workers: only cancellation stops the wait.
@@ -202,7 +225,7 @@ impl ToolContext {
         let work = move || {
             let kb = c.kb()?;
             if let (Setup::Scoring, Some(v)) = (setup, &kb.vectors) {
-                v.answer_matrix(&kb.kb).map_err(KbError::from)?;
+                v.answer_matrix(&kb.kb, &c.cancel).map_err(KbError::from)?;
             }
             Ok(())
         };
@@ -298,7 +321,10 @@ pub async fn call<T: Tool>(tool: &T, args: T::Args, ctx: &ToolContext) -> Result
     ctx.prepare(T::SETUP).await?;
     // The digest needs the serialised arguments; skip that work when nothing is audited.
     let args_json = if ctx.audit.is_some() { serde_json::to_vec(&args).unwrap_or_default() } else { Vec::new() };
-    let result = guarded(ctx, tool.execute(args, ctx)).await;
+    let scoped = ctx.scoped();
+    // However the call ends (done, timed out, its caller gone), its own work is told to stop.
+    let _stop = scoped.cancel.clone().drop_guard();
+    let result = guarded(&scoped, tool.execute(args, &scoped)).await;
     let status = match &result {
         Ok(_) => "ok",
         Err(e) => e.code.as_str(),
@@ -307,19 +333,30 @@ pub async fn call<T: Tool>(tool: &T, args: T::Args, ctx: &ToolContext) -> Result
     result
 }
 
-/// Apply the context's time limit and cancellation to a call.
+/// Apply the context's time limit and cancellation to a call. `ctx` is the call's own context
+/// ([`ToolContext::scoped`]): when the limit passes, its token is cancelled, which stops the work
+/// still running on the blocking pool (whisper's abort callback, embedding between batches).
 pub(crate) async fn guarded<O>(
     ctx: &ToolContext,
     fut: impl Future<Output = Result<O, ToolError>>,
 ) -> Result<O, ToolError> {
+    let limit = ctx.timeout;
     tokio::select! {
-        r = tokio::time::timeout(ctx.timeout, fut) => r.unwrap_or_else(|_| Err(ToolError::new(
-            ErrorCode::Timeout,
-            format!("the call took longer than {} s", ctx.timeout.as_secs()),
-            "retry with smaller input, or raise IVD_TOOL_TIMEOUT_S",
-        ))),
-        _ = ctx.cancel.cancelled() => Err(ToolError::new(ErrorCode::Timeout, "the call was cancelled", "run it again")),
+        r = tokio::time::timeout(limit, fut) => r.unwrap_or_else(|_| {
+            ctx.cancel.cancel();
+            Err(ToolError::new(
+                ErrorCode::Timeout,
+                format!("the call took longer than {}", humantime::format_duration(limit)),
+                "retry with smaller input, or raise IVD_TOOL_TIMEOUT_S",
+            ))
+        }),
+        _ = ctx.cancel.cancelled() => Err(cancelled()),
     }
+}
+
+/// The error of a call stopped by its caller (Ctrl-C, a closed request).
+pub fn cancelled() -> ToolError {
+    ToolError::new(ErrorCode::Timeout, "the call was cancelled", "run it again")
 }
 
 /// Read a file through the data-root guard.
@@ -343,6 +380,7 @@ impl From<KbError> for ToolError {
             KbError::Io { .. } | KbError::Index { .. } | KbError::Store(_) => {
                 ToolError::service(e.to_string(), "check IVD_HOME is writable; `ivd kb build` rebuilds the index")
             }
+            KbError::Embed(crate::kb::embed::EmbedError::Cancelled) | KbError::Cancelled => cancelled(),
             KbError::Embed(_) => ToolError::service(e.to_string(), "run `ivd models fetch` to repair the models"),
         }
     }

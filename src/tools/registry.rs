@@ -93,10 +93,12 @@ impl ToolRegistry {
         r.register(super::transcribe_audio::TranscribeAudio);
         r.register(super::detect_speakers::DetectSpeakers);
         r.register(super::split_qa_pairs::SplitQaPairs);
+        r.register(super::suggest_roles::SuggestRoles);
         r.register(super::query_knowledge_base::QueryKnowledgeBase);
         r.register(super::analyze_content::AnalyzeContent);
         r.register(super::analyze_speech::AnalyzeSpeech);
         r.register(super::generate_report::GenerateReport);
+        r.register(super::render_report::RenderReport);
         r
     }
 
@@ -151,7 +153,11 @@ impl ToolRegistry {
                 let problems = tool.validate(&args);
                 if problems.is_empty() {
                     match ctx.prepare(tool.setup()).await {
-                        Ok(()) => guarded(ctx, tool.call(args, ctx)).await,
+                        Ok(()) => {
+                            let scoped = ctx.scoped();
+                            let _stop = scoped.cancel.clone().drop_guard();
+                            guarded(&scoped, tool.call(args, &scoped)).await
+                        }
                         Err(e) => Err(e),
                     }
                 } else {

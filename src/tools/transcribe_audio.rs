@@ -5,23 +5,30 @@ use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
 use crate::audio::pipeline::{self, Options, Timings};
-use crate::audio::speakers::ChannelMode;
+pub use crate::audio::speakers::ChannelMode;
 use crate::audio::turns::AudioTurn;
-use crate::audio::vad::{Span, VadKind};
+use crate::audio::vad::Span;
+pub use crate::audio::vad::VadKind;
 use crate::audio::SourceFormat;
+use crate::lang::{Lang, Mix};
 use crate::models::Models;
-use crate::transcript::{Format, Language, Transcript, Turn};
+use crate::transcript::{Format, Transcript, Turn};
 
 pub struct TranscribeAudio;
+
+/// Whether the tool takes this file (by its extension): a recording, not a transcript.
+pub fn accepts(path: &std::path::Path) -> bool {
+    crate::audio::is_audio_path(path)
+}
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TranscribeAudioArgs {
     /// Path of the recording, relative to the data root (WAV, MP3, M4A/AAC, FLAC, OGG, WebM).
     pub path: String,
-    /// "en" or "zh"; detected when absent.
+    /// Language of the talk; detected when absent.
     #[serde(default)]
-    pub lang: Option<String>,
+    pub lang: Option<Lang>,
     /// For stereo files with each side on its own channel: which side is the interviewer's.
     #[serde(default)]
     pub channels: Option<ChannelMode>,
@@ -32,7 +39,7 @@ pub struct TranscribeAudioArgs {
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TranscribeAudioOutput {
-    pub language: String,
+    pub language: Lang,
     pub duration_s: f64,
     pub source: SourceFormat,
     pub warnings: Vec<String>,
@@ -56,7 +63,25 @@ pub struct TranscribeAudioOutput {
     pub db: Vec<f32>,
 }
 
+/// A stretch of the pitch and level tracks, and the time of its first frame.
+#[derive(Debug, Clone, Default)]
+pub struct Frames {
+    pub f0: Vec<f32>,
+    pub db: Vec<f32>,
+    pub from_s: f64,
+}
+
 impl TranscribeAudioOutput {
+    /// The pitch and level frames between two times (clamped to the recording).
+    pub fn frames_between(&self, from_s: f64, to_s: f64) -> Frames {
+        use crate::audio::features::{frame_at, HOP};
+        use crate::audio::SAMPLE_RATE;
+        let from = frame_at(from_s.max(0.0));
+        let to = frame_at(to_s.max(0.0)).max(from);
+        let part = |v: &[f32]| v[from.min(v.len())..to.min(v.len())].to_vec();
+        Frames { f0: part(&self.f0), db: part(&self.db), from_s: from as f64 * HOP as f64 / SAMPLE_RATE as f64 }
+    }
+
     /// The turns as a transcript ("Speaker 1", ...; "Interviewer"/"Candidate" in channel mode).
     pub fn transcript(&self, channel_mode: bool) -> Transcript {
         let name = |s: usize| {
@@ -76,9 +101,9 @@ impl TranscribeAudioOutput {
                 end_s: Some(t.end_s),
             })
             .collect();
-        let language = match self.language.as_str() {
-            "zh" => Language::Zh,
-            _ => crate::transcript::lang::detect(turns.iter().map(|t| t.text.as_str())),
+        let language = match self.language {
+            Lang::Zh => Mix::Zh,
+            Lang::En => crate::lang::detect(turns.iter().map(|t| t.text.as_str())),
         };
         Transcript { format: Format::Audio, language, turns, layout: None, metadata: Default::default() }
     }
@@ -92,18 +117,8 @@ impl Tool for TranscribeAudio {
 
     async fn execute(&self, args: TranscribeAudioArgs, ctx: &ToolContext) -> Result<TranscribeAudioOutput, ToolError> {
         let path = ctx.resolve(&args.path)?;
-        let lang = match args.lang.as_deref().map(str::trim) {
-            None | Some("") | Some("auto") => None,
-            Some(l @ ("en" | "zh")) => Some(l.to_string()),
-            Some(other) => {
-                return Err(ToolError::input(
-                    format!("unsupported language {other:?}"),
-                    "give \"en\" or \"zh\", or leave it out",
-                ))
-            }
-        };
         let opts = Options {
-            language: lang,
+            language: args.lang,
             channels: args.channels,
             vad: args.vad.unwrap_or_default(),
             cache_dir: Some(ctx.config.home.join("cache").join("transcripts")),
@@ -124,7 +139,7 @@ impl Tool for TranscribeAudio {
         .await
         .map_err(|e| ToolError::service(format!("transcription stopped: {e}"), "run it again"))??;
         Ok(TranscribeAudioOutput {
-            language: rec.transcription.language.clone(),
+            language: rec.transcription.language,
             duration_s: rec.duration_s,
             source: rec.source,
             warnings: rec.warnings,

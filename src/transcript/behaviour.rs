@@ -9,11 +9,11 @@
 
 use std::collections::HashMap;
 
-use super::lang::counts;
 use super::phrases::{is_ack, is_closing_invite, is_question_sentence};
 use super::roles::{Basis, Role};
-use super::text::sentences;
 use super::Transcript;
+use crate::lang::counts;
+use crate::lang::sentences;
 
 /// One labelled speaker's measures.
 pub(crate) struct Stats {

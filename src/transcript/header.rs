@@ -82,7 +82,7 @@ fn names(value: &str) -> Option<Vec<String>> {
         .collect();
     let ok = parts.iter().all(|p| {
         let words = p.split_whitespace().count();
-        let cjk = p.chars().filter(|&c| super::lang::is_cjk(c)).count();
+        let cjk = p.chars().filter(|&c| crate::lang::is_cjk(c)).count();
         (cjk == 0 && words <= 4) || (cjk > 0 && cjk <= 6 && words <= 2)
     });
     (ok && !parts.is_empty()).then_some(parts)

@@ -153,7 +153,7 @@ pub(crate) fn label_like(label: &str) -> bool {
     }) {
         return false;
     }
-    let cjk = label.chars().filter(|&c| super::lang::is_cjk(c)).count();
+    let cjk = label.chars().filter(|&c| crate::lang::is_cjk(c)).count();
     let words = label.split_whitespace().count();
     if cjk > 10 || words > 4 {
         return false;
@@ -176,7 +176,7 @@ pub(crate) fn accept_labels(counts: &HashMap<String, usize>) -> HashSet<String> 
 }
 
 fn name_written(label: &str) -> bool {
-    let has_cjk = label.chars().any(super::lang::is_cjk);
+    let has_cjk = label.chars().any(crate::lang::is_cjk);
     if has_cjk {
         return false;
     }

@@ -6,7 +6,6 @@
 pub mod decode;
 pub mod detect;
 pub mod header;
-pub mod lang;
 pub mod pairs;
 pub mod phrases;
 pub mod roles;
@@ -27,7 +26,7 @@ mod whisper;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use lang::Language;
+pub use crate::lang::Mix;
 
 /// Detected input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -99,7 +98,7 @@ pub struct Transcript {
     /// Detected input format.
     pub format: Format,
     /// Dominant language of the talk.
-    pub language: Language,
+    pub language: Mix,
     /// The turns in order. Consecutive segments by the same named speaker are merged into one turn.
     pub turns: Vec<Turn>,
     /// For a document (docx, pdf): the layout of the text inside it (labeled, otter, ...).
@@ -198,7 +197,7 @@ pub fn parse(text: &str, hint: Option<Format>) -> Result<Transcript, TranscriptE
         }));
     }
     end_at_next_start(&mut turns);
-    let language = lang::detect(turns.iter().map(|t| t.text.as_str()));
+    let language = crate::lang::detect(turns.iter().map(|t| t.text.as_str()));
     Ok(Transcript { format, language, turns, layout: None, metadata })
 }
 

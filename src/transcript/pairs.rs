@@ -11,11 +11,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::behaviour::closing_turn;
-use super::lang::is_cjk;
 use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_question_turn, is_small_talk};
 use super::roles::Role;
-use super::text::{join_turn, normalize, sentences};
+use super::text::{join_turn, normalize};
 use super::Transcript;
+use crate::lang::is_cjk;
+use crate::lang::sentences;
 
 /// One question and its answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -194,7 +195,7 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
 /// Thanks and goodbyes that end an interview or a show: short, and the thanks in the last
 /// sentence ("感谢分享。下面聊一下系统设计。" moves on instead).
 fn is_farewell(text: &str) -> bool {
-    let (cjk, words) = super::lang::counts(text);
+    let (cjk, words) = crate::lang::counts(text);
     if words > 30 || cjk > 60 {
         return false;
     }
@@ -268,14 +269,14 @@ fn drop_opening_small_talk(mut pairs: Vec<QaPair>) -> Vec<QaPair> {
 fn chit_chat(question: &str) -> bool {
     let asks: Vec<&str> = sentences(question).into_iter().filter(|s| super::phrases::is_question_sentence(s)).collect();
     let short = |s: &&str| {
-        let (cjk, words) = super::lang::counts(s);
+        let (cjk, words) = crate::lang::counts(s);
         words <= 14 && cjk <= 32
     };
     asks.is_empty() || is_small_talk(question) || asks.iter().all(short)
 }
 
 fn short_reply(p: &QaPair) -> bool {
-    let (cjk, words) = super::lang::counts(&p.answer);
+    let (cjk, words) = crate::lang::counts(&p.answer);
     words < REAL_ANSWER_WORDS && cjk < REAL_ANSWER_CJK
 }
 
@@ -342,7 +343,7 @@ pub fn content_tokens(text: &str) -> HashSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::{Format, Language, Turn};
+    use crate::transcript::{Format, Mix, Turn};
 
     fn turn(s: &str, text: &str) -> Turn {
         Turn { speaker: Some(s.into()), text: text.into(), start_s: None, end_s: None }
@@ -352,7 +353,7 @@ mod tests {
     fn merges_acks_and_follow_ups() {
         let t = Transcript {
             format: Format::Labeled,
-            language: Language::Zh,
+            language: Mix::Zh,
             turns: vec![
                 turn("I", "先介绍一下你自己。"),
                 turn("I", "重点讲讲做过的 Agent 项目？"),

@@ -2,7 +2,8 @@
 //! acknowledges ("好的，明白了。", "Mm-hmm."), makes small talk before the interview proper, or
 //! opens the candidate's own questions at the end ("Do you have any questions for us?").
 
-use super::text::{normalize, sentences};
+use super::text::normalize;
+use crate::lang::sentences;
 
 /// Openers of prompts that ask without a question mark: "Tell me about…", "请介绍一下…".
 const PROMPTS_ZH: &[&str] = &[
@@ -159,13 +160,11 @@ pub fn is_ack(sentence: &str) -> bool {
 /// is still being asked does not start the answer. Narrower than [`is_ack`]: "Yes." answers.
 pub fn is_backchannel(text: &str) -> bool {
     let norm = normalize(text);
+    // Hesitation sounds (the lexicon's) and the listener's own: mm-hmm, uh-huh, 嗯哼, 哦.
     !norm.is_empty()
-        && norm.split(' ').all(|w| {
-            matches!(
-                w,
-                "mm-hmm" | "mm" | "mhm" | "uh-huh" | "hmm" | "um" | "uh" | "嗯" | "嗯嗯" | "嗯哼" | "哦" | "嗯嗯嗯"
-            )
-        })
+        && norm
+            .split(' ')
+            .all(|w| crate::lang::is_hesitation_sound(w) || matches!(w, "mm-hmm" | "mhm" | "uh-huh" | "嗯哼" | "哦"))
 }
 
 /// Pleasantries before the interview proper: the line check, how are you, the commute, the weather.
@@ -244,8 +243,8 @@ pub fn is_small_talk(question: &str) -> bool {
         let bare = s.trim_start_matches(|c: char| !c.is_alphanumeric());
         ["how are you", "how are things", "你好吗"].iter().any(|p| bare.ends_with(p) && bare.len() <= p.len() + 12)
             || SMALL_TALK.iter().any(|p| {
-                let (cjk, words) = super::lang::counts(s);
-                let (p_cjk, p_words) = super::lang::counts(p);
+                let (cjk, words) = crate::lang::counts(s);
+                let (p_cjk, p_words) = crate::lang::counts(p);
                 s.contains(p) && words <= p_words + 3 && cjk <= p_cjk + 8
             })
     };

@@ -5,9 +5,10 @@
 //! MCP?"), and the sentences after a question are its answer.
 
 use super::roles::is_question_sentence;
-use super::text::{join_into, sentences};
+use super::text::join_into;
 use super::time::round_ms;
 use super::{Segment, Turn};
+use crate::lang::sentences;
 
 pub(crate) fn parse(text: &str) -> Vec<Turn> {
     let mut paragraphs: Vec<String> = Vec::new();

@@ -7,10 +7,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{anyhow, Context};
 use tokio_util::sync::CancellationToken;
 
-use super::CliError;
+use super::{fail, BenchError};
 use crate::audio::pipeline::{self, Options};
 use crate::audio::vad::{self, Activity, VadKind};
 use crate::audio::{decode, features, speakers, whisper};
@@ -33,10 +32,10 @@ fn long_pauses(a: &Activity) -> Vec<String> {
     a.pauses().iter().filter(|p| p.len() >= 2.0).map(|p| format!("{:.2}-{:.2}", p.start_s, p.end_s)).collect()
 }
 
-pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> Result<(), CliError> {
+pub fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> Result<(), BenchError> {
     let models = Models::new(config);
     let t = Instant::now();
-    let audio = decode::decode(file, false).map_err(|e| CliError::input(anyhow!(e)))?;
+    let audio = decode::decode(file, false)?;
     let decode_s = secs(t);
     let minutes = audio.duration_s() / 60.0;
     println!(
@@ -48,8 +47,15 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
         audio.source.channels
     );
     println!("decode + resample: {:.3} s ({:.3} s per audio minute)", decode_s, decode_s / minutes);
+    let ear = vad_figures(&audio.mono, &models, minutes)?;
+    speaker_figures(file, &audio.mono, &ear, &models, minutes);
+    transcription_figures(config, file, &audio, &models, whisper_cli)
+}
+
+/// Earshot against Silero: time per audio minute, regions, long pauses, agreement.
+fn vad_figures(mono: &[f32], models: &Models, minutes: f64) -> Result<Activity, BenchError> {
     let t = Instant::now();
-    let ear = vad::detect(&audio.mono, VadKind::Earshot, &models).map_err(|e| anyhow!(e))?;
+    let ear = vad::detect(mono, VadKind::Earshot, models)?;
     let ear_s = secs(t);
     println!(
         "vad earshot: {:.3} s per audio minute, {} speech regions, pauses >= 2 s: {:?}",
@@ -58,7 +64,7 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
         long_pauses(&ear)
     );
     let t = Instant::now();
-    match vad::detect(&audio.mono, VadKind::Silero, &models) {
+    match vad::detect(mono, VadKind::Silero, models) {
         Ok(sil) => println!(
             "vad silero:  {:.3} s per audio minute, {} speech regions, pauses >= 2 s: {:?}; agreement with earshot {:.1}% of 10 ms frames",
             secs(t) / minutes,
@@ -68,11 +74,16 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
         ),
         Err(e) => println!("vad silero: skipped ({e})"),
     }
+    Ok(ear)
+}
+
+/// Who spoke when: time per audio minute, and against an RTTM file beside the recording.
+fn speaker_figures(file: &Path, mono: &[f32], ear: &Activity, models: &Models, minutes: f64) {
     let t = Instant::now();
-    let frames = features::frames(&audio.mono);
-    let encoder = pipeline::speaker_encoder(&models);
-    let voices = encoder.as_ref().map(|encoder| speakers::Voices { encoder, samples: &audio.mono });
-    let d = speakers::diarize(&frames, &ear, voices.as_ref());
+    let frames = features::frames(mono);
+    let encoder = pipeline::speaker_encoder(models);
+    let voices = encoder.as_ref().map(|encoder| speakers::Voices { encoder, samples: mono });
+    let d = speakers::diarize(&frames, ear, voices.as_ref());
     println!("speakers: {:.3} s per audio minute (features + clustering), {} found", secs(t) / minutes, d.speakers);
     if let Some((truth, right, covered)) = against_rttm(file, &d) {
         println!(
@@ -82,13 +93,20 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
             100.0 * covered
         );
     }
-    drop(frames);
+}
 
+/// Whisper through the pipeline (detected language, then given), against whisper.cpp's CLI.
+fn transcription_figures(
+    config: &Config,
+    file: &Path,
+    audio: &crate::audio::Audio,
+    models: &Models,
+    whisper_cli: Option<&Path>,
+) -> Result<(), BenchError> {
     let threads = whisper::default_threads();
     let opts = Options { threads, ..Options::default() };
     let t = Instant::now();
-    let rec =
-        pipeline::process(file, &models, &opts, &mut |_| {}, &CancellationToken::new()).map_err(|e| anyhow!(e))?;
+    let rec = pipeline::process(file, models, &opts, &mut |_| {}, &CancellationToken::new())?;
     let total_s = secs(t);
     let ours = rec.timings.transcribe_ms as f64 / 1000.0;
     println!(
@@ -103,23 +121,15 @@ pub(super) fn run(config: &Config, file: &Path, whisper_cli: Option<&Path>) -> R
     println!("peak memory of ivd (decode + vad + speakers + whisper): {}", peak_rss_self());
     // whisper-cli is told the language; so is ivd for the comparison (detection costs one more
     // encoder pass, which matters on short clips).
-    let lang = rec.transcription.language.clone();
-    let fixed = Options { threads, language: Some(lang.clone()), ..Options::default() };
-    let rec2 =
-        pipeline::process(file, &models, &fixed, &mut |_| {}, &CancellationToken::new()).map_err(|e| anyhow!(e))?;
+    let lang = rec.transcription.language;
+    let fixed = Options { threads, language: Some(lang), ..Options::default() };
+    let rec2 = pipeline::process(file, models, &fixed, &mut |_| {}, &CancellationToken::new())?;
     let ours = rec2.timings.transcribe_ms as f64 / 1000.0;
     println!("ivd transcription with --lang {lang}: {:.2} s, real-time factor {:.3}", ours, ours / audio.duration_s());
     match whisper_cli {
-        Some(cli) => reference(
-            config,
-            &models,
-            cli,
-            &audio.mono,
-            threads,
-            &rec.transcription.language,
-            ours,
-            audio.duration_s(),
-        )?,
+        Some(cli) => {
+            reference(config, models, cli, &audio.mono, threads, rec.transcription.language, ours, audio.duration_s())?
+        }
         None => println!(
             "whisper-cli: not measured (build it with scripts/build_whisper_cli.sh and pass --whisper-cli PATH)"
         ),
@@ -134,11 +144,11 @@ fn reference(
     cli: &Path,
     mono: &[f32],
     threads: usize,
-    lang: &str,
+    lang: crate::lang::Lang,
     ours: f64,
     duration: f64,
-) -> Result<(), CliError> {
-    let model = models.file(models::WHISPER_BASE).map_err(|e| anyhow!(e))?;
+) -> Result<(), BenchError> {
+    let model = models.file(models::WHISPER_BASE)?;
     let wav = config.home.join("bench-whisper-cli.wav");
     let spec = hound::WavSpec {
         channels: 1,
@@ -146,11 +156,11 @@ fn reference(
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
-    let mut w = hound::WavWriter::create(&wav, spec).context("cannot write the bench WAV")?;
+    let mut w = hound::WavWriter::create(&wav, spec).map_err(|e| fail!("cannot write the bench WAV: {e}"))?;
     for v in mono {
-        w.write_sample((v * 32767.0).round() as i16).context("cannot write the bench WAV")?;
+        w.write_sample((v * 32767.0).round() as i16).map_err(|e| fail!("cannot write the bench WAV: {e}"))?;
     }
-    w.finalize().context("cannot write the bench WAV")?;
+    w.finalize().map_err(|e| fail!("cannot write the bench WAV: {e}"))?;
     // Same work as ivd asks of whisper.cpp: greedy, language fixed, DTW token times.
     // Through GNU time: a child forked from this process starts with this process's memory counted
     // in its peak, so getrusage cannot tell whisper-cli's own.
@@ -158,14 +168,23 @@ fn reference(
     let out = Command::new("/usr/bin/time")
         .args(["-f", "IVD_PEAK_KB=%M"])
         .arg(cli)
-        .args(["-m", &model.to_string_lossy(), "-f", &wav.to_string_lossy(), "-t", &threads.to_string(), "-l", lang])
+        .args([
+            "-m",
+            &model.to_string_lossy(),
+            "-f",
+            &wav.to_string_lossy(),
+            "-t",
+            &threads.to_string(),
+            "-l",
+            lang.as_str(),
+        ])
         .args(["-bo", "1", "-bs", "1", "-dtw", "base", "-np"])
         .output()
-        .with_context(|| format!("cannot run {} through /usr/bin/time (apt-get install time)", cli.display()))?;
+        .map_err(|e| fail!("cannot run {} through /usr/bin/time (apt-get install time): {e}", cli.display()))?;
     let theirs = secs(t);
     let _ = std::fs::remove_file(&wav);
     if !out.status.success() {
-        return Err(anyhow!("whisper-cli failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+        return Err(fail!("whisper-cli failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     println!(
         "whisper-cli (same sources, model, {} threads): {:.2} s, real-time factor {:.3}, peak memory {}",

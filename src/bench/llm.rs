@@ -7,30 +7,29 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::anyhow;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use super::CliError;
+use super::{fail, BenchError};
 use crate::config::Config;
+use crate::report::ReportFormat;
 use crate::skills::diagnose_transcript;
-use crate::tools::generate_report::ReportFormat;
 use crate::tools::ToolContext;
 use crate::transcript::roles::RoleHints;
 
 const DELAY: Duration = Duration::from_millis(300);
 const QUESTIONS: usize = 20;
 
-pub(super) async fn run(config: Arc<Config>, _runs: usize) -> Result<(), CliError> {
+pub async fn run(config: Arc<Config>, _runs: usize) -> Result<(), BenchError> {
     let served = Arc::new(AtomicUsize::new(0));
-    let url = fake_endpoint(served.clone()).await.map_err(|e| anyhow!("cannot start the fake endpoint: {e}"))?;
+    let url = fake_endpoint(served.clone()).await.map_err(|e| fail!("cannot start the fake endpoint: {e}"))?;
     let dir = tempfile_dir(&config)?;
-    let kb = crate::kb::KnowledgeBase::load(config.kb_dir.as_deref()).map_err(|e| anyhow!(e))?;
+    let kb = crate::kb::KnowledgeBase::load(config.kb_dir.as_deref())?;
     let mut text = String::new();
     for e in kb.entries.iter().filter(|e| e.has_english()).take(QUESTIONS) {
         text.push_str(&format!("Interviewer: {}\n\nCandidate: {}\n\n", e.question_en, e.novice_answer_en));
     }
-    std::fs::write(dir.join("bench.txt"), &text).map_err(|e| anyhow!("cannot write the sample: {e}"))?;
+    std::fs::write(dir.join("bench.txt"), &text).map_err(|e| fail!("cannot write the sample: {e}"))?;
 
     let mut rows = Vec::new();
     for (label, llm, width) in
@@ -67,9 +66,9 @@ pub(super) async fn run(config: Arc<Config>, _runs: usize) -> Result<(), CliErro
     Ok(())
 }
 
-fn tempfile_dir(config: &Config) -> Result<std::path::PathBuf, CliError> {
+fn tempfile_dir(config: &Config) -> Result<std::path::PathBuf, BenchError> {
     let dir = config.home.join(format!("bench-llm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| fail!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)
 }
 
