@@ -13,6 +13,7 @@ mod llm;
 mod mock;
 mod robustness;
 mod roles;
+mod runtime;
 mod semantic;
 mod split;
 mod tools;

@@ -37,7 +37,7 @@ fn bad_documents_are_refused_with_exit_code_2_and_advice() {
 }
 
 #[test]
-fn a_200_page_pdf_splits_in_seconds() {
+fn a_200_page_pdf_splits_into_its_pairs_without_page_footers() {
     let path = root().join("data/bad/long_200_pages.pdf");
     let want: usize = std::fs::read_to_string(root().join("data/bad/long_200_pages.expected_pairs.txt"))
         .unwrap()

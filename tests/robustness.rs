@@ -61,7 +61,7 @@ fn gbk_and_utf16_give_the_same_pairs_as_utf8() {
 }
 
 #[test]
-fn fifty_megabytes_split_in_seconds() {
+fn fifty_megabytes_split_into_every_copy_s_pairs() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.txt");
     let one = std::fs::read_to_string(samples().join("en_agent_labeled.txt")).unwrap();

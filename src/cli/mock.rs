@@ -246,7 +246,10 @@ async fn interview(
         let asked = Instant::now();
         let answer = tokio::select! {
             a = input.next() => a,
-            _ = ctx.cancel.cancelled() => None,
+            _ = ctx.cancel.cancelled() => {
+                sessions.save(id, state, false).await?;
+                return Err(super::interrupt::stopped(SAVED));
+            }
         };
         let Some(answer) = answer else {
             sessions.save(id, state, false).await?;

@@ -326,7 +326,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(dispatch(cli.command, Arc::new(config)))
+    let result = runtime.block_on(dispatch(cli.command, Arc::new(config)));
+    // Work that could not be stopped (a terminal read waiting for a line) must not hold the exit:
+    // everything that matters finished or was cancelled inside `dispatch`.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    result
 }
 
 fn init_logging(verbose: u8) {

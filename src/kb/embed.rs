@@ -14,8 +14,9 @@ use crate::store::{Store, StoreError};
 
 /// Batch size for embedding: measured fastest on 2 cores for short sentences (MODELS.md).
 const BATCH: usize = 32;
-/// Texts embedded between two looks at the cancellation: about a second of both cores.
-pub const CHUNK: usize = 256;
+/// Texts embedded between two looks at the cancellation: one batch of the model's (a batch of
+/// 256 once took 4 s on a busy machine, too long for Ctrl-C to feel prompt).
+pub const CHUNK: usize = BATCH;
 /// e5's maximum sequence length.
 const MAX_LENGTH: usize = 512;
 
@@ -100,6 +101,9 @@ impl Embedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
+        // The model reads 512 tokens at most, but the tokenizer reads the whole text first: a long
+        // answer (thousands of sentences) cost seconds before it was cut. Cut it here instead.
+        let texts: Vec<&str> = texts.iter().map(|t| clip(t, MAX_CHARS)).collect();
         let mut model =
             self.model.lock().map_err(|_| EmbedError::Embed("the embedding model lock was poisoned".into()))?;
         let mut out = model.embed(texts, Some(BATCH)).map_err(|e| EmbedError::Embed(e.to_string()))?;
@@ -111,6 +115,25 @@ impl Embedder {
 
     pub fn query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
         Ok(self.embed_raw(&[format!("query: {text}")])?.pop().unwrap_or_default())
+    }
+
+    /// Embed texts in batches of similar length, in their order: a batch is padded to its longest
+    /// text, and one whole answer (512 tokens) among 31 short sentences made the batch cost as
+    /// much as 32 answers. Stops between batches once `cancel` fires.
+    fn embed_by_length(&self, texts: &[String], cancel: &CancellationToken) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let mut out = vec![Vec::new(); texts.len()];
+        for chunk in order.chunks(CHUNK) {
+            if cancel.is_cancelled() {
+                return Err(EmbedError::Cancelled);
+            }
+            let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
+            for (&i, v) in chunk.iter().zip(self.embed_raw(&batch)?) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
     }
 
     /// Embed prefixed texts through the cache: only texts never seen by this model are embedded.
@@ -142,13 +165,7 @@ impl Embedder {
                 });
             }
             let todo: Vec<String> = unique.iter().map(|&i| texts[i].clone()).collect();
-            let mut vecs = Vec::with_capacity(todo.len());
-            for chunk in todo.chunks(CHUNK) {
-                if cancel.is_cancelled() {
-                    return Err(EmbedError::Cancelled);
-                }
-                vecs.extend(self.embed_raw(chunk)?);
-            }
+            let vecs = self.embed_by_length(&todo, cancel)?;
             let items: Vec<(String, Vec<f32>)> =
                 unique.iter().zip(&vecs).map(|(&i, v)| (hashes[i].clone(), v.clone())).collect();
             store.put_embeddings(&self.name, &items)?;
@@ -157,6 +174,18 @@ impl Embedder {
             }
         }
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+}
+
+/// More characters than 512 tokens ever hold (about 4 characters a token in English; fewer in
+/// Chinese, which the tokenizer then cuts).
+const MAX_CHARS: usize = 2400;
+
+/// `t` cut to at most `max` characters, on a character boundary.
+fn clip(t: &str, max: usize) -> &str {
+    match t.char_indices().nth(max) {
+        Some((at, _)) => &t[..at],
+        None => t,
     }
 }
 
