@@ -30,6 +30,10 @@ pub fn run(
             lines.push_str(&serde_json::to_string(item).context("cannot encode an item")?);
             lines.push('\n');
         }
+        for item in &r.verdict_items {
+            lines.push_str(&serde_json::to_string(item).context("cannot encode an item")?);
+            lines.push('\n');
+        }
         std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let out = match format {
@@ -60,6 +64,7 @@ fn text(r: &EvalReport) -> String {
         );
     }
     comparisons(&mut s, r);
+    verdicts(&mut s, r);
     interviews(&mut s, r);
     graded(&mut s, r);
     if let Some(ret) = &r.retrieval {
@@ -69,6 +74,40 @@ fn text(r: &EvalReport) -> String {
         let _ = writeln!(s, "\nnote: {d}");
     }
     s
+}
+
+fn verdicts(s: &mut String, r: &EvalReport) {
+    let _ = writeln!(s, "\nquestions and answers the base did not write (data/eval; constants fitted on the fit half)");
+    let pct = |x: &eval::verdicts::Rate| format!("{:>5.1}% of {:>3}", 100.0 * x.share(), x.n);
+    for v in &r.verdicts {
+        let m = &v.out_of_base_medians;
+        let lines = [
+            ("paraphrases matched to their entry", pct(&v.paraphrase_matched)),
+            ("  the base's own held-out paraphrases", pct(&v.kb_paraphrase_matched)),
+            ("near misses given their neighbour as reference", pct(&v.near_miss_wrong_reference)),
+            ("good near-miss answers called off-topic", pct(&v.near_miss_false_alarm)),
+            ("good near-miss answers above weak ones", pct(&v.near_miss_good_over_weak)),
+            ("out-of-base questions given a reference", pct(&v.out_of_base_wrong_reference)),
+            ("good out-of-base answers called off-topic", pct(&v.out_of_base_false_alarm)),
+            ("off-topic out-of-base answers caught", pct(&v.out_of_base_off_topic_caught)),
+            ("choice: right option above wrong", pct(&v.choice_right_over_wrong)),
+            ("  in Chinese / in English", format!("{} / {}", pct(&v.choice_zh), pct(&v.choice_en))),
+            ("  wrong = misconception / other question", format!("{} / {}", pct(&v.choice_misconception), pct(&v.choice_other_question))),
+            ("right answer 25+ above it given to another question", pct(&v.margin_25)),
+            ("other kinds of question recognised", pct(&v.kinds_recognised)),
+            ("interviewer turns told asking or not", pct(&v.turns_right)),
+            ("remarks taken for questions", pct(&v.statements_taken_for_questions)),
+        ];
+        let _ = writeln!(s, "  {}:", v.part);
+        for (name, value) in lines {
+            let _ = writeln!(s, "    {name:<54} {value}");
+        }
+        let _ = writeln!(
+            s,
+            "    {:<54} good {:.0}, weak {:.0}, off-topic {:.0}; answers moved to another question {:.0}",
+            "out-of-base medians", m[0], m[1], m[2], v.wrong_question_median
+        );
+    }
 }
 
 fn comparisons(s: &mut String, r: &EvalReport) {

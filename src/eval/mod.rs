@@ -5,6 +5,7 @@ pub mod graded;
 pub mod interviews;
 pub mod retrieval;
 pub mod sets;
+pub mod verdicts;
 
 use std::collections::BTreeMap;
 
@@ -94,9 +95,13 @@ pub struct EvalReport {
     pub graded: Vec<GradedRow>,
     /// Whole interviews scored as `ivd diagnose` does, against their answers moved elsewhere.
     pub interviews: Vec<interviews::InterviewRow>,
+    /// Questions the base did not phrase, answers it did not write (see [`verdicts`]).
+    pub verdicts: Vec<verdicts::VerdictRow>,
     pub degraded: Option<String>,
     #[serde(skip)]
     pub items: Vec<Item>,
+    #[serde(skip)]
+    pub verdict_items: Vec<verdicts::VerdictItem>,
 }
 
 pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
@@ -141,6 +146,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
             });
         }
     }
+    let (verdicts, verdict_items) = verdicts::run(s, &opts.cancel)?;
     Ok(EvalReport {
         entries: s.kb.entries.len(),
         semantic: s.vectors.is_some(),
@@ -149,8 +155,10 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
         comparisons: comparisons(&items),
         graded: graded_rows(&items, &found),
         interviews: interviews::run(s, &opts.cancel)?,
+        verdicts,
         degraded: s.degraded.clone(),
         items,
+        verdict_items,
     })
 }
 

@@ -5,6 +5,7 @@ pub mod blend;
 pub mod content;
 pub mod coverage;
 pub mod habits;
+pub mod kind;
 pub mod relevance;
 pub mod signals;
 pub mod speech;
@@ -116,4 +117,25 @@ pub fn assess_among(
         None if own >= OWN_FIT_MIN => Ok((None, unreferenced)),
         None => Ok((Some(first), score)),
     }
+}
+
+/// The whole verdict on an answer to a question as asked: the base searched for the question, the
+/// reference chosen (or none), and the content score. What `analyze_content` and the evaluation
+/// both run.
+pub fn assess_question(
+    kb: &KbSearch,
+    question: &str,
+    answer: &str,
+    lang: Lang,
+    cancel: &CancellationToken,
+) -> Result<(Vec<SearchHit>, Option<usize>, ContentScore), KbError> {
+    let hits = kb.references_for(question)?;
+    let (chosen, score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
+    Ok((hits, chosen, score))
+}
+
+/// The entry asked about when the question is the same question as one of the base's (the first
+/// of `hits` that matches closely); None when the base holds no entry for it.
+pub fn same_question(hits: &[SearchHit]) -> Option<&SearchHit> {
+    hits.first().filter(|h| !loose_match(h))
 }

@@ -108,12 +108,13 @@ fn rubric(
         })?),
         None => None,
     };
-    let references = if given.is_some() { Vec::new() } else { kb.references_for(&args.question)? };
     let lang = lang.unwrap_or_else(|| crate::lang::of_question(&args.question, &args.answer));
     // A reference the caller chose is used as given; found ones let the answer pick.
-    let (chosen, content) = match given {
-        Some(i) => (Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang, &ctx.cancel)?),
-        None => crate::scoring::assess_among(&kb, &args.question, &args.answer, &references, lang, &ctx.cancel)?,
+    let (references, chosen, content) = match given {
+        Some(i) => {
+            (Vec::new(), Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang, &ctx.cancel)?)
+        }
+        None => crate::scoring::assess_question(&kb, &args.question, &args.answer, lang, &ctx.cancel)?,
     };
     let entry = chosen.and_then(|i| kb.kb.entries.get(i)).cloned();
     let reference_id = entry.as_ref().map(|e| e.id.clone());

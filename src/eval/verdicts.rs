@@ -1,0 +1,362 @@
+//! Verdicts on questions the base did not phrase and answers it did not write, each judged as
+//! `analyze_content` judges them (search, reference choice, rubric). The sets (`data/eval/`) were
+//! written without reading the base's answers:
+//!
+//! - `nearmiss.jsonl`: per entry, a held-apart paraphrase (the same question) and a near miss (the
+//!   same topic, another question) with a good and a weak answer to the near miss;
+//! - `out_of_base.jsonl`: agent-engineering questions the base has no entry for, each with a good,
+//!   a weak and an off-topic answer;
+//! - `choice.jsonl`: an entry's question with a right answer and a plausible wrong one (a
+//!   misconception, or a sound answer to a neighbouring question);
+//! - `question_kinds.jsonl`: introductions, reading, logistics, small talk, closings, motivation;
+//! - `turns.jsonl`: interviewer turns that ask, that only remark, and follow-ups.
+//!
+//! Rows are split by a hash of their key (`graded::is_test`): constants are chosen on the fitting
+//! half; the test half is what is reported.
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::graded::is_test;
+use crate::kb::search::KbSearch;
+use crate::kb::KbError;
+use crate::lang::Lang;
+use crate::scoring::content::ContentScore;
+
+const NEARMISS: &str = include_str!("../../data/eval/nearmiss.jsonl");
+const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
+const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
+const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
+const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
+
+#[derive(Debug, Clone, Deserialize)]
+struct NearMiss {
+    entry: String,
+    lang: Lang,
+    paraphrase: String,
+    near_miss: String,
+    near_miss_answer: String,
+    near_miss_weak: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct OutOfBase {
+    id: String,
+    lang: Lang,
+    question: String,
+    good_answer: String,
+    weak_answer: String,
+    off_topic_answer: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Choice {
+    entry: String,
+    lang: Lang,
+    question: String,
+    right: String,
+    wrong: String,
+    wrong_kind: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Kind {
+    kind: String,
+    lang: Lang,
+    question: String,
+    answer: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct TurnRow {
+    lang: Lang,
+    text: String,
+    is_question: bool,
+    kind: String,
+}
+
+/// `hits` of `n`.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct Rate {
+    pub hits: usize,
+    pub n: usize,
+}
+
+impl Rate {
+    fn add(&mut self, hit: bool) {
+        self.n += 1;
+        self.hits += usize::from(hit);
+    }
+    pub fn share(&self) -> f64 {
+        self.hits as f64 / self.n.max(1) as f64
+    }
+}
+
+/// The figures of one half.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct VerdictRow {
+    pub part: String,
+    /// Held-apart paraphrases matched to their own entry as the same question.
+    pub paraphrase_matched: Rate,
+    /// The same for the base's own evaluation paraphrases (never indexed).
+    pub kb_paraphrase_matched: Rate,
+    /// Near-miss questions scored against the entry they are a near miss of (a wrong reference).
+    pub near_miss_wrong_reference: Rate,
+    /// Good answers to near-miss questions judged off-topic.
+    pub near_miss_false_alarm: Rate,
+    /// Good answers to near-miss questions scored above weak answers to them.
+    pub near_miss_good_over_weak: Rate,
+    /// Out-of-base questions scored against some entry of the base.
+    pub out_of_base_wrong_reference: Rate,
+    /// Good answers to out-of-base questions judged off-topic.
+    pub out_of_base_false_alarm: Rate,
+    /// Off-topic answers to out-of-base questions judged off-topic.
+    pub out_of_base_off_topic_caught: Rate,
+    /// Median overall of the good, weak and off-topic out-of-base answers.
+    pub out_of_base_medians: [f64; 3],
+    /// The right option above the wrong one, in each language and for each kind of wrong.
+    pub choice_right_over_wrong: Rate,
+    pub choice_zh: Rate,
+    pub choice_en: Rate,
+    pub choice_misconception: Rate,
+    pub choice_other_question: Rate,
+    /// Right answers that beat the same answer given to another question by 25 points or more.
+    pub margin_25: Rate,
+    /// Median overall of answers given to another question.
+    pub wrong_question_median: f64,
+    /// Questions of a kind the base holds none of, recognised as such.
+    pub kinds_recognised: Rate,
+    /// Interviewer turns told right: asking or not.
+    pub turns_right: Rate,
+    /// Turns that ask nothing taken for questions.
+    pub statements_taken_for_questions: Rate,
+}
+
+/// One scored item, for `ivd eval --dump` (what constants are fitted on).
+#[derive(Debug, Clone, Serialize)]
+pub struct VerdictItem {
+    pub set: &'static str,
+    pub key: String,
+    pub test: bool,
+    pub question: String,
+    pub chosen: Option<String>,
+    /// The entry whose question this is (paraphrase, choice) or is a near miss of.
+    pub entry: Option<String>,
+    pub hits: serde_json::Value,
+    /// None for questions only matched, not answered.
+    pub content: Option<ContentScore>,
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Result<Vec<T>, KbError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                KbError::Invalid(vec![crate::kb::Problem::new(name.to_string(), None, &format!("line {}: {e}", n + 1))])
+            })
+        })
+        .collect()
+}
+
+struct Judge<'a> {
+    s: &'a KbSearch,
+    cancel: &'a CancellationToken,
+    items: Vec<VerdictItem>,
+}
+
+impl Judge<'_> {
+    /// Judge `answer` to `question` as the product does, and keep the item.
+    fn judge(
+        &mut self,
+        set: &'static str,
+        key: &str,
+        question: &str,
+        answer: &str,
+        lang: Lang,
+        entry: Option<&str>,
+    ) -> Result<(Option<String>, ContentScore), KbError> {
+        let (hits, chosen, content) = crate::scoring::assess_question(self.s, question, answer, lang, self.cancel)?;
+        let chosen = chosen.map(|i| self.s.kb.entries[i].id.clone());
+        self.items.push(VerdictItem {
+            set,
+            key: key.to_string(),
+            test: is_test(key),
+            question: question.to_string(),
+            chosen: chosen.clone(),
+            entry: entry.map(str::to_string),
+            hits: serde_json::to_value(&hits).unwrap_or_default(),
+            content: Some(content.clone()),
+        });
+        Ok((chosen, content))
+    }
+}
+
+/// Every set, both halves; the items judged, for the dump.
+pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>, Vec<VerdictItem>), KbError> {
+    let mut rows = [
+        VerdictRow { part: "test".into(), ..Default::default() },
+        VerdictRow { part: "fit".into(), ..Default::default() },
+    ];
+    let row = |key: &str| usize::from(!is_test(key));
+    let mut j = Judge { s, cancel, items: Vec::new() };
+    let mut wrong_question: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    kb_paraphrases(&mut j, &mut rows, &row)?;
+    near_misses(&mut j, &mut rows, &row)?;
+    out_of_base(&mut j, &mut rows, &row, &mut wrong_question)?;
+    choices(&mut j, &mut rows, &row, &mut wrong_question)?;
+    for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
+        w.sort_by(f64::total_cmp);
+        r.wrong_question_median = median(w);
+    }
+    kinds_and_turns(&mut rows, &row)?;
+    Ok((rows.to_vec(), j.items))
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let m = sorted.len() / 2;
+    if sorted.len() % 2 == 1 {
+        sorted[m]
+    } else {
+        (sorted[m - 1] + sorted[m]) / 2.0
+    }
+}
+
+/// The base's own held-out paraphrases (never indexed): matched as the same question as their entry.
+fn kb_paraphrases(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+    for e in &j.s.kb.entries {
+        for q in &e.eval_paraphrases {
+            let hits = j.s.references_for(q)?;
+            let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
+            rows[row(&e.id)].kb_paraphrase_matched.add(matched.as_deref() == Some(e.id.as_str()));
+            j.items.push(VerdictItem {
+                set: "kb-paraphrase",
+                key: e.id.clone(),
+                test: is_test(&e.id),
+                question: q.clone(),
+                chosen: matched,
+                entry: Some(e.id.clone()),
+                hits: serde_json::to_value(&hits).unwrap_or_default(),
+                content: None,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn near_misses(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+    for m in parse::<NearMiss>(NEARMISS, "nearmiss.jsonl")? {
+        let r = &mut rows[row(&m.entry)];
+        let hits = j.s.references_for(&m.paraphrase)?;
+        let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
+        r.paraphrase_matched.add(matched.as_deref() == Some(m.entry.as_str()));
+        j.items.push(VerdictItem {
+            set: "paraphrase",
+            key: m.entry.clone(),
+            test: is_test(&m.entry),
+            question: m.paraphrase.clone(),
+            chosen: matched,
+            entry: Some(m.entry.clone()),
+            hits: serde_json::to_value(&hits).unwrap_or_default(),
+            content: None,
+        });
+        let (chosen, good) = j.judge("near-miss-good", &m.entry, &m.near_miss, &m.near_miss_answer, m.lang, Some(&m.entry))?;
+        let (_, weak) = j.judge("near-miss-weak", &m.entry, &m.near_miss, &m.near_miss_weak, m.lang, Some(&m.entry))?;
+        let r = &mut rows[row(&m.entry)];
+        r.near_miss_wrong_reference.add(chosen.as_deref() == Some(m.entry.as_str()));
+        r.near_miss_false_alarm.add(!good.relevant);
+        r.near_miss_good_over_weak.add(good.overall > weak.overall);
+    }
+    Ok(())
+}
+
+fn out_of_base(
+    j: &mut Judge<'_>,
+    rows: &mut [VerdictRow; 2],
+    row: &dyn Fn(&str) -> usize,
+    wrong_question: &mut [Vec<f64>; 2],
+) -> Result<(), KbError> {
+    let all = parse::<OutOfBase>(OUT_OF_BASE, "out_of_base.jsonl")?;
+    let mut scores: [[Vec<f64>; 3]; 2] = Default::default();
+    for (i, o) in all.iter().enumerate() {
+        let (chosen, good) = j.judge("out-of-base-good", &o.id, &o.question, &o.good_answer, o.lang, None)?;
+        let (_, weak) = j.judge("out-of-base-weak", &o.id, &o.question, &o.weak_answer, o.lang, None)?;
+        let (_, off) = j.judge("out-of-base-off-topic", &o.id, &o.question, &o.off_topic_answer, o.lang, None)?;
+        // The good answer given to another out-of-base question of the same language.
+        let other = all.iter().cycle().skip(i + 7).find(|x| x.lang == o.lang && x.id != o.id).unwrap_or(o);
+        let (_, moved) = j.judge("out-of-base-moved", &o.id, &other.question, &o.good_answer, o.lang, None)?;
+        let p = row(&o.id);
+        let r = &mut rows[p];
+        r.out_of_base_wrong_reference.add(chosen.is_some());
+        r.out_of_base_false_alarm.add(!good.relevant);
+        r.out_of_base_off_topic_caught.add(!off.relevant);
+        r.margin_25.add(good.overall as i64 - moved.overall as i64 >= 25);
+        wrong_question[p].push(moved.overall as f64);
+        for (k, c) in [&good, &weak, &off].iter().enumerate() {
+            scores[p][k].push(c.overall as f64);
+        }
+    }
+    for (r, s) in rows.iter_mut().zip(scores.iter_mut()) {
+        for k in 0..3 {
+            s[k].sort_by(f64::total_cmp);
+            r.out_of_base_medians[k] = median(&s[k]);
+        }
+    }
+    Ok(())
+}
+
+fn choices(
+    j: &mut Judge<'_>,
+    rows: &mut [VerdictRow; 2],
+    row: &dyn Fn(&str) -> usize,
+    wrong_question: &mut [Vec<f64>; 2],
+) -> Result<(), KbError> {
+    let all = parse::<Choice>(CHOICE, "choice.jsonl")?;
+    for (i, c) in all.iter().enumerate() {
+        let (_, right) = j.judge("choice-right", &c.entry, &c.question, &c.right, c.lang, Some(&c.entry))?;
+        let (_, wrong) = j.judge("choice-wrong", &c.entry, &c.question, &c.wrong, c.lang, Some(&c.entry))?;
+        // The right answer given to another entry's question, of another dimension when possible.
+        let other = all.iter().cycle().skip(i + all.len() / 2).find(|x| x.lang == c.lang && x.entry != c.entry).unwrap_or(c);
+        let (_, moved) = j.judge("choice-moved", &c.entry, &other.question, &c.right, c.lang, Some(&other.entry))?;
+        let p = row(&c.entry);
+        let r = &mut rows[p];
+        let won = right.overall > wrong.overall;
+        r.choice_right_over_wrong.add(won);
+        match c.lang {
+            Lang::Zh => r.choice_zh.add(won),
+            Lang::En => r.choice_en.add(won),
+        }
+        if c.wrong_kind == "misconception" {
+            r.choice_misconception.add(won);
+        } else {
+            r.choice_other_question.add(won);
+        }
+        r.margin_25.add(right.overall as i64 - moved.overall as i64 >= 25);
+        wrong_question[p].push(moved.overall as f64);
+    }
+    Ok(())
+}
+
+fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+    for k in parse::<Kind>(KINDS, "question_kinds.jsonl")? {
+        let _ = (&k.answer, k.lang);
+        // Motivation ("why us?") has an entry of its own in the base: not a kind apart.
+        if k.kind == "motivation" {
+            continue;
+        }
+        rows[row(&k.question)].kinds_recognised.add(crate::scoring::kind::of(&k.question).is_some());
+    }
+    for t in parse::<TurnRow>(TURNS, "turns.jsonl")? {
+        let _ = (t.lang, &t.kind);
+        let asks = crate::transcript::phrases::is_question_turn(&t.text);
+        let r = &mut rows[row(&t.text)];
+        r.turns_right.add(asks == t.is_question);
+        if !t.is_question {
+            r.statements_taken_for_questions.add(asks);
+        }
+    }
+    Ok(())
+}
