@@ -17,4 +17,5 @@ mod runtime;
 mod semantic;
 mod split;
 mod tools;
+mod verdicts;
 mod voices;

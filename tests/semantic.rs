@@ -152,7 +152,10 @@ fn diagnose_with_models_scores_and_is_deterministic() {
     let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
     let with_refs =
         v["questions"].as_array().unwrap().iter().filter(|q| !q["references"].as_array().unwrap().is_empty()).count();
-    assert!(with_refs >= 6, "{with_refs} of 7 questions found a reference");
+    // An entry is a reference only when it is the question asked: the follow-up on how success is
+    // judged has none, and an answer that fits the asked wording better than the entry's closest
+    // one may be scored against the question alone (`scoring::matching::LEAD_MAX`).
+    assert!(with_refs >= 5, "{with_refs} of 7 questions found a reference");
     // Non-answers stay low with vectors too.
     assert!(v["questions"][6]["content"]["overall"].as_u64().unwrap() <= 20, "{}", v["questions"][6]["content"]);
 }

@@ -41,10 +41,9 @@ pub(super) async fn diagnose(
     }
     match out {
         Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
-            }
-            std::fs::write(path, rendered.as_bytes()).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+            // Through a temporary file and a rename: an interrupted write leaves no half report.
+            crate::skills::batch::write_atomic(path, rendered.as_bytes())
+                .map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
             eprintln!(
                 "wrote {} ({} questions, overall {})",
                 path.display(),

@@ -34,7 +34,8 @@ pub fn run(
             lines.push_str(&serde_json::to_string(item).context("cannot encode an item")?);
             lines.push('\n');
         }
-        std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
+        crate::skills::batch::write_atomic(path, lines.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let out = match format {
         ListFormat::Json => serde_json::to_string_pretty(&r).context("cannot encode the evaluation")? + "\n",
@@ -84,6 +85,7 @@ fn verdicts(s: &mut String, r: &EvalReport) {
         let lines = [
             ("paraphrases matched to their entry", pct(&v.paraphrase_matched)),
             ("  the base's own held-out paraphrases", pct(&v.kb_paraphrase_matched)),
+            ("  right answers to them scored against that entry", pct(&v.paraphrase_answer_matched)),
             ("near misses given their neighbour as reference", pct(&v.near_miss_wrong_reference)),
             ("good near-miss answers called off-topic", pct(&v.near_miss_false_alarm)),
             ("good near-miss answers above weak ones", pct(&v.near_miss_good_over_weak)),
@@ -92,7 +94,10 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("off-topic out-of-base answers caught", pct(&v.out_of_base_off_topic_caught)),
             ("choice: right option above wrong", pct(&v.choice_right_over_wrong)),
             ("  in Chinese / in English", format!("{} / {}", pct(&v.choice_zh), pct(&v.choice_en))),
-            ("  wrong = misconception / other question", format!("{} / {}", pct(&v.choice_misconception), pct(&v.choice_other_question))),
+            (
+                "  wrong = misconception / other question",
+                format!("{} / {}", pct(&v.choice_misconception), pct(&v.choice_other_question)),
+            ),
             ("right answer 25+ above it given to another question", pct(&v.margin_25)),
             ("other kinds of question recognised", pct(&v.kinds_recognised)),
             ("interviewer turns told asking or not", pct(&v.turns_right)),

@@ -152,7 +152,8 @@ pub(super) async fn run(config: Arc<Config>, a: MockArgs) -> Result<(), CliError
     sessions.save(id, &state, true).await?;
     match &a.out {
         Some(p) => {
-            std::fs::write(p, rendered.as_bytes()).map_err(|e| anyhow!("cannot write {}: {e}", p.display()))?;
+            crate::skills::batch::write_atomic(p, rendered.as_bytes())
+                .map_err(|e| anyhow!("cannot write {}: {e}", p.display()))?;
             eprintln!("wrote {} (overall {})", p.display(), report.summary.overall_score);
             Ok(())
         }

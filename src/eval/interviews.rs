@@ -1,8 +1,7 @@
 //! Whole interviews through the product's path: the long sample interviews (questions phrased as
 //! interviewers phrase them, answers written without the base), every question searched and
 //! scored as `ivd diagnose` does, against the same answers moved to other questions of the same
-//! interview. The English one chose `scoring::ALTERNATE_FIT_MIN` and `OWN_FIT_MIN`; the Chinese
-//! one is held out.
+//! interview. The English one chose `scoring::OWN_FIT_MIN`; the Chinese one is held out.
 
 use serde::Serialize;
 
@@ -45,7 +44,7 @@ pub fn run(s: &KbSearch, cancel: &tokio_util::sync::CancellationToken) -> Result
             continue;
         }
         let score = |q: &str, ans: &str| -> Result<(f64, f64), KbError> {
-            let hits = s.references_for(q)?;
+            let hits = crate::scoring::references(s, q, cancel)?;
             let lang = crate::lang::of_question(q, ans);
             let (_, chosen) = assess_among(s, q, ans, &hits, lang, cancel)?;
             let first = hits.first().and_then(|h| s.position(&h.id));

@@ -9,7 +9,8 @@
 //! - `choice.jsonl`: an entry's question with a right answer and a plausible wrong one (a
 //!   misconception, or a sound answer to a neighbouring question);
 //! - `question_kinds.jsonl`: introductions, reading, logistics, small talk, closings, motivation;
-//! - `turns.jsonl`: interviewer turns that ask, that only remark, and follow-ups.
+//! - `turns.jsonl`: interviewer turns that ask, that only remark, and follow-ups (all fitting);
+//!   `turns_holdout.jsonl`: more of them, written afterwards, the test.
 //!
 //! Rows are split by a hash of their key (`graded::is_test`): constants are chosen on the fitting
 //! half; the test half is what is reported.
@@ -28,6 +29,7 @@ const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
 const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
 const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
 const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
+const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
 
 #[derive(Debug, Clone, Deserialize)]
 struct NearMiss {
@@ -100,6 +102,8 @@ pub struct VerdictRow {
     pub paraphrase_matched: Rate,
     /// The same for the base's own evaluation paraphrases (never indexed).
     pub kb_paraphrase_matched: Rate,
+    /// Right answers to the base's held-out wordings of their question scored against its entry.
+    pub paraphrase_answer_matched: Rate,
     /// Near-miss questions scored against the entry they are a near miss of (a wrong reference).
     pub near_miss_wrong_reference: Rate,
     /// Good answers to near-miss questions judged off-topic.
@@ -145,6 +149,10 @@ pub struct VerdictItem {
     pub hits: serde_json::Value,
     /// None for questions only matched, not answered.
     pub content: Option<ContentScore>,
+    /// The answer's evidence against the question alone (what relevance without a reference is
+    /// fitted on): fit, the asked question's standing, the question's terms used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreferenced: Option<serde_json::Value>,
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Result<Vec<T>, KbError> {
@@ -153,7 +161,7 @@ fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Result<Vec<T>,
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
             serde_json::from_str(l).map_err(|e| {
-                KbError::Invalid(vec![crate::kb::Problem::new(name.to_string(), None, &format!("line {}: {e}", n + 1))])
+                KbError::Invalid(vec![crate::kb::Problem::new(name.to_string(), None, format!("line {}: {e}", n + 1))])
             })
         })
         .collect()
@@ -178,6 +186,23 @@ impl Judge<'_> {
     ) -> Result<(Option<String>, ContentScore), KbError> {
         let (hits, chosen, content) = crate::scoring::assess_question(self.s, question, answer, lang, self.cancel)?;
         let chosen = chosen.map(|i| self.s.kb.entries[i].id.clone());
+        let ev = self.s.evidence(question, answer, None, self.cancel)?;
+        let hit_cos: serde_json::Map<String, serde_json::Value> = hits
+            .iter()
+            .filter_map(|h| {
+                let i = self.s.position(&h.id)?;
+                Some((h.id.clone(), serde_json::json!(ev.question_cos.get(i).copied())))
+            })
+            .collect();
+        let unreferenced = serde_json::json!({
+            "asked_cos": ev.asked_cos,
+            "hit_cos": hit_cos,
+            "fit": ev.question_fit,
+            "asked_rank": ev.asked_standing.map(|s| s.rank),
+            "asked_z": ev.asked_standing.map(|s| s.z),
+            "terms": ev.question_terms,
+            "neighbour_z": ev.neighbour_z,
+        });
         self.items.push(VerdictItem {
             set,
             key: key.to_string(),
@@ -187,6 +212,7 @@ impl Judge<'_> {
             entry: entry.map(str::to_string),
             hits: serde_json::to_value(&hits).unwrap_or_default(),
             content: Some(content.clone()),
+            unreferenced: Some(unreferenced),
         });
         Ok((chosen, content))
     }
@@ -229,7 +255,7 @@ fn median(sorted: &[f64]) -> f64 {
 fn kb_paraphrases(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     for e in &j.s.kb.entries {
         for q in &e.eval_paraphrases {
-            let hits = j.s.references_for(q)?;
+            let hits = crate::scoring::references(j.s, q, j.cancel)?;
             let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
             rows[row(&e.id)].kb_paraphrase_matched.add(matched.as_deref() == Some(e.id.as_str()));
             j.items.push(VerdictItem {
@@ -241,6 +267,7 @@ fn kb_paraphrases(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&s
                 entry: Some(e.id.clone()),
                 hits: serde_json::to_value(&hits).unwrap_or_default(),
                 content: None,
+                unreferenced: None,
             });
         }
     }
@@ -250,7 +277,7 @@ fn kb_paraphrases(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&s
 fn near_misses(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     for m in parse::<NearMiss>(NEARMISS, "nearmiss.jsonl")? {
         let r = &mut rows[row(&m.entry)];
-        let hits = j.s.references_for(&m.paraphrase)?;
+        let hits = crate::scoring::references(j.s, &m.paraphrase, j.cancel)?;
         let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
         r.paraphrase_matched.add(matched.as_deref() == Some(m.entry.as_str()));
         j.items.push(VerdictItem {
@@ -262,8 +289,10 @@ fn near_misses(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str)
             entry: Some(m.entry.clone()),
             hits: serde_json::to_value(&hits).unwrap_or_default(),
             content: None,
+            unreferenced: None,
         });
-        let (chosen, good) = j.judge("near-miss-good", &m.entry, &m.near_miss, &m.near_miss_answer, m.lang, Some(&m.entry))?;
+        let (chosen, good) =
+            j.judge("near-miss-good", &m.entry, &m.near_miss, &m.near_miss_answer, m.lang, Some(&m.entry))?;
         let (_, weak) = j.judge("near-miss-weak", &m.entry, &m.near_miss, &m.near_miss_weak, m.lang, Some(&m.entry))?;
         let r = &mut rows[row(&m.entry)];
         r.near_miss_wrong_reference.add(chosen.as_deref() == Some(m.entry.as_str()));
@@ -300,9 +329,9 @@ fn out_of_base(
         }
     }
     for (r, s) in rows.iter_mut().zip(scores.iter_mut()) {
-        for k in 0..3 {
-            s[k].sort_by(f64::total_cmp);
-            r.out_of_base_medians[k] = median(&s[k]);
+        for (k, v) in s.iter_mut().enumerate() {
+            v.sort_by(f64::total_cmp);
+            r.out_of_base_medians[k] = median(v);
         }
     }
     Ok(())
@@ -319,8 +348,16 @@ fn choices(
         let (_, right) = j.judge("choice-right", &c.entry, &c.question, &c.right, c.lang, Some(&c.entry))?;
         let (_, wrong) = j.judge("choice-wrong", &c.entry, &c.question, &c.wrong, c.lang, Some(&c.entry))?;
         // The right answer given to another entry's question, of another dimension when possible.
-        let other = all.iter().cycle().skip(i + all.len() / 2).find(|x| x.lang == c.lang && x.entry != c.entry).unwrap_or(c);
+        let other =
+            all.iter().cycle().skip(i + all.len() / 2).find(|x| x.lang == c.lang && x.entry != c.entry).unwrap_or(c);
         let (_, moved) = j.judge("choice-moved", &c.entry, &other.question, &c.right, c.lang, Some(&other.entry))?;
+        // The right answer to the base's own held-out wordings of the question.
+        let wordings: Vec<String> =
+            j.s.kb.get(&c.entry).map(|e| e.eval_paraphrases.iter().take(2).cloned().collect()).unwrap_or_default();
+        for q in &wordings {
+            let (chosen, _) = j.judge("paraphrase-answer", &c.entry, q, &c.right, c.lang, Some(&c.entry))?;
+            rows[row(&c.entry)].paraphrase_answer_matched.add(chosen.as_deref() == Some(c.entry.as_str()));
+        }
         let p = row(&c.entry);
         let r = &mut rows[p];
         let won = right.overall > wrong.overall;
@@ -349,10 +386,14 @@ fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> R
         }
         rows[row(&k.question)].kinds_recognised.add(crate::scoring::kind::of(&k.question).is_some());
     }
-    for t in parse::<TurnRow>(TURNS, "turns.jsonl")? {
+    // The rules were written looking at every row of `turns.jsonl`: all of it is the fitting
+    // half. `turns_holdout.jsonl`, written apart afterwards and read only by this code, is the test.
+    let fit = parse::<TurnRow>(TURNS, "turns.jsonl")?.into_iter().map(|t| (1, t));
+    let held = parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?.into_iter().map(|t| (0, t));
+    for (part, t) in fit.chain(held) {
         let _ = (t.lang, &t.kind);
-        let asks = crate::transcript::phrases::is_question_turn(&t.text);
-        let r = &mut rows[row(&t.text)];
+        let asks = crate::transcript::asking::asks(&t.text);
+        let r = &mut rows[part];
         r.turns_right.add(asks == t.is_question);
         if !t.is_question {
             r.statements_taken_for_questions.add(asks);

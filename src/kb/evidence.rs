@@ -36,6 +36,21 @@ pub struct Evidence {
     /// How well the answer fits the question asked, against how well every expert answer of the
     /// base fits it (z-score); works with no reference too.
     pub question_fit: Option<f64>,
+    /// Where the question as asked stands, for this answer, among every question of the base
+    /// (answer-to-question cosines): an answer to another question fits the base's version of
+    /// that other question better. Works with no reference.
+    pub asked_standing: Option<Standing>,
+    /// The answer's cosine to the question as asked, and to every entry's best phrasing (by
+    /// entry index): an answer to a neighbouring question fits the question it answers better
+    /// than the base's wording of the neighbour.
+    pub asked_cos: Option<f64>,
+    pub question_cos: Vec<f32>,
+    /// How well the answer fits the expert answers of the question's nearest entries (best z over
+    /// every expert answer of the base): on the question's topic even where the base lacks the
+    /// question itself. An answer to another question fits other entries.
+    pub neighbour_z: Option<f64>,
+    /// IDF-weighted share of the question's terms the answer uses (any reference or none).
+    pub question_terms: Option<f64>,
     /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
     /// (a sentence as close as the expert answer's own).
     pub key_points: Vec<f64>,
@@ -137,6 +152,9 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
+/// How many of the question's nearest entries stand for its topic.
+const NEIGHBOURS: usize = 3;
+
 /// Per-entry key-point bands, computed on first use.
 #[derive(Default)]
 pub struct BandCache(Mutex<HashMap<usize, Vec<Band>>>);
@@ -155,9 +173,11 @@ impl KbSearch {
         if answer.trim().is_empty() {
             return Ok(ev);
         }
+        let answer_terms = term_set(answer);
+        ev.question_terms = self.question_terms_used(question, &answer_terms);
         if let Some(r) = reference {
             let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
-            ev.lexical = standing(&profiles.scores(&term_set(answer)), r);
+            ev.lexical = standing(&profiles.scores(&answer_terms), r);
         }
         let Some(v) = &self.vectors else { return Ok(ev) };
         let matrix = v.answer_matrix(&self.kb, cancel)?;
@@ -184,11 +204,16 @@ impl KbSearch {
                 ev.question_fit = Some(ev.question_fit.map_or(z, |f: f64| f.max(z)));
             }
         }
-        let Some(r) = reference else { return Ok(ev) };
+        let neighbours: Vec<usize> =
+            self.references_for(question)?.iter().filter_map(|h| self.position(&h.id)).collect();
+        (ev.asked_standing, ev.asked_cos, ev.question_cos) = self.asked_standing(question, whole, &neighbours)?;
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
         for (i, e) in &matrix.experts {
             per_entry[*i] = per_entry[*i].max(dot(whole, e) as f64);
         }
+        ev.neighbour_z =
+            neighbours.iter().take(NEIGHBOURS).filter_map(|&i| standing(&per_entry, i).map(|s| s.z)).reduce(f64::max);
+        let Some(r) = reference else { return Ok(ev) };
         ev.vector = standing(&per_entry, r);
 
         let side = v.answer_side(&self.kb, r, cancel)?;
@@ -207,6 +232,65 @@ impl KbSearch {
             })
             .collect();
         Ok(ev)
+    }
+
+    /// The asked question's cosine to the answer, ranked among every other entry's best
+    /// phrasing's (the asked question appended as one more "entry", the one whose standing is
+    /// returned); also the asked cosine and every entry's.
+    #[allow(clippy::type_complexity)]
+    fn asked_standing(
+        &self,
+        question: &str,
+        answer: &[f32],
+        neighbours: &[usize],
+    ) -> Result<(Option<Standing>, Option<f64>, Vec<f32>), KbError> {
+        let Some(v) = &self.vectors else { return Ok((None, None, Vec::new())) };
+        let q = v.query_vector(question)?;
+        let per_entry = v.question_scores(answer, self.kb.entries.len());
+        // The question's own neighbours (the entries search finds relevant to it) are left out of
+        // the field: an answer that fits one of them better stays on the topic asked.
+        let neighbours: HashSet<usize> = neighbours.iter().copied().collect();
+        let mut scores: Vec<f64> = per_entry
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| **s > f32::MIN && !neighbours.contains(i))
+            .map(|(_, s)| f64::from(*s))
+            .collect();
+        let asked = dot(&q, answer) as f64;
+        scores.push(asked);
+        let at = scores.len() - 1;
+        Ok((standing(&scores, at), Some(asked), per_entry))
+    }
+
+    /// Fill each hit's `answer_fit`: its entry's expert answer (best language) against every
+    /// expert answer of the base, for the query vector of `question`. Nothing without vectors.
+    pub fn answer_fit(
+        &self,
+        question: &str,
+        hits: &mut [super::search::SearchHit],
+        cancel: &CancellationToken,
+    ) -> Result<(), KbError> {
+        let Some(v) = &self.vectors else { return Ok(()) };
+        if hits.is_empty() {
+            return Ok(());
+        }
+        let matrix = v.answer_matrix(&self.kb, cancel)?;
+        let q = v.query_vector(question)?;
+        let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
+        for (i, e) in &matrix.experts {
+            per_entry[*i] = per_entry[*i].max(dot(&q, e) as f64);
+        }
+        let fits: Vec<f64> = per_entry.iter().copied().filter(|x| *x > f64::MIN).collect();
+        let (mean, sd) = mean_sd(&fits);
+        if sd <= 0.0 {
+            return Ok(());
+        }
+        for h in hits.iter_mut() {
+            if let Some(i) = self.position(&h.id).filter(|i| per_entry[*i] > f64::MIN) {
+                h.answer_fit = Some(super::search::round3((per_entry[i] - mean) / sd));
+            }
+        }
+        Ok(())
     }
 
     fn bands(

@@ -65,6 +65,11 @@ pub struct SearchHit {
     pub precision: f64,
     /// Best cosine between the query and the entry's phrasings, when vectors are available.
     pub similarity: Option<f64>,
+    /// How well the entry's expert answer fits the query (z over every expert answer of the base),
+    /// when asked for (`KbSearch::answer_fit`): another question of the same topic is answered by
+    /// another passage, even when the two questions read alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_fit: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -226,6 +231,7 @@ impl KbSearch {
                         (Some(v), Some(q)) => Some(round3(v.similarity(q, i) as f64)),
                         _ => None,
                     },
+                    answer_fit: None,
                 })
             })
             .collect())
@@ -242,6 +248,15 @@ impl KbSearch {
     /// The index of an entry by id.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.kb.entries.binary_search_by(|e| e.id.as_str().cmp(id)).ok()
+    }
+
+    /// IDF-weighted share of the question's terms that the answer uses: an answer to another
+    /// question shares few of the words that say what this one is about.
+    pub fn question_terms_used(&self, question: &str, answer: &HashSet<String>) -> Option<f64> {
+        let weight = |t: &String| self.idf.get(t).copied().unwrap_or(self.idf_unseen);
+        let q = term_set(question);
+        let total: f64 = q.iter().map(weight).sum();
+        (total > 0.0).then(|| q.iter().filter(|t| answer.contains(*t)).map(weight).sum::<f64>() / total)
     }
 
     fn precision(&self, q: &HashSet<String>, entry: usize) -> f64 {

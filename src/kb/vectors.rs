@@ -100,6 +100,21 @@ impl QuestionRows {
         approx
     }
 
+    /// Every entry's best cosine to `query` over its phrasings, exactly (entries with no row get
+    /// `f32::MIN`).
+    pub fn best_per_entry(&self, query: &[f32], entries: usize) -> Vec<f32> {
+        let mut best = vec![f32::MIN; entries];
+        if self.dim == 0 || query.len() != self.dim {
+            return best;
+        }
+        for (row, &e) in self.rows.chunks_exact(self.dim).zip(&self.row_entry) {
+            if let Some(b) = best.get_mut(e) {
+                *b = b.max(dot(row, query));
+            }
+        }
+        best
+    }
+
     /// Best cosine between the query and one entry's phrasings.
     pub fn similarity(&self, query: &[f32], entry: usize) -> f32 {
         // Rows are built entry by entry, so an entry's rows are one contiguous run.
@@ -228,6 +243,11 @@ impl KbVectors {
     /// Best cosine between the query and one entry's phrasings.
     pub fn similarity(&self, query: &[f32], entry: usize) -> f32 {
         self.questions.similarity(query, entry)
+    }
+
+    /// Every entry's best cosine over its phrasings to a vector (a query's, or an answer's).
+    pub fn question_scores(&self, v: &[f32], entries: usize) -> Vec<f32> {
+        self.questions.best_per_entry(v, entries)
     }
 
     /// Answer-side vectors of an entry, embedded on first use and cached.

@@ -41,19 +41,15 @@ pub fn speech_avg(questions: &[QuestionReport]) -> Option<u32> {
     (!s.is_empty()).then(|| (s.iter().sum::<u32>() as f64 / s.len() as f64).round() as u32)
 }
 
-pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speech_avg: Option<u32>) -> Summary {
-    let content_avg = mean(questions.iter().map(|q| q.content.overall));
-    let overall_score = match speech_avg {
-        // Content is what interviews are decided on; delivery weighs a quarter.
-        Some(s) => ((content_avg as f64 * 0.75 + s as f64 * 0.25).round()) as u32,
-        None => content_avg,
-    };
-    let dim_name = |d: &str| {
-        kb.dimension(d).map(|x| if zh { x.name_zh.clone() } else { x.name_en.clone() }).unwrap_or_else(|| d.to_string())
-    };
-    // Per dimension, the questions and their mean score.
+/// The questions scored on content: not introductions, logistics or small talk.
+fn content_scored(questions: &[QuestionReport]) -> Vec<&QuestionReport> {
+    questions.iter().filter(|q| q.content.kind.is_none()).collect()
+}
+
+/// Per dimension: its mean score and its questions, best dimension first.
+fn by_dimension(questions: &[&QuestionReport]) -> Vec<(String, u32, Vec<usize>)> {
     let mut by_dim: BTreeMap<String, Vec<&QuestionReport>> = BTreeMap::new();
-    for q in questions {
+    for &q in questions {
         if let Some(d) = &q.dimension {
             by_dim.entry(d.clone()).or_default().push(q);
         }
@@ -65,6 +61,22 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
         })
         .collect();
     dims.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    dims
+}
+
+pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speech_avg: Option<u32>) -> Summary {
+    let total_questions = questions.len();
+    let questions = content_scored(questions);
+    let content_avg = mean(questions.iter().map(|q| q.content.overall));
+    let overall_score = match speech_avg {
+        // Content is what interviews are decided on; delivery weighs a quarter.
+        Some(s) => ((content_avg as f64 * 0.75 + s as f64 * 0.25).round()) as u32,
+        None => content_avg,
+    };
+    let dim_name = |d: &str| {
+        kb.dimension(d).map(|x| if zh { x.name_zh.clone() } else { x.name_en.clone() }).unwrap_or_else(|| d.to_string())
+    };
+    let dims = by_dimension(&questions);
     let list = |idx: &[usize]| idx.iter().map(|i| format!("Q{i}")).collect::<Vec<_>>().join(", ");
 
     let mut strengths = Vec::new();
@@ -75,7 +87,7 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
             format!("{}: {} (score {})", dim_name(d), list(idx), s)
         });
     }
-    let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(f));
+    let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(|q| f(q)));
     let facets: [(&str, &str, u32); 4] = [
         ("要点覆盖完整", "complete answers that cover the key points", avg(|q| q.content.completeness.score)),
         ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
@@ -113,7 +125,7 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
     strengths.truncate(MAX_ITEMS);
     weaknesses.truncate(MAX_ITEMS);
     Summary {
-        total_questions: questions.len(),
+        total_questions,
         overall_score,
         content_avg,
         speech_avg,
@@ -126,7 +138,8 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
 /// dimensions' references and rehearse their follow-ups. Long term: close the gaps the references
 /// describe, and build the habits the facet scores ask for.
 pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> ImprovementPlan {
-    let mut weakest: Vec<&QuestionReport> = questions.iter().filter(|q| q.content.overall < STRONG).collect();
+    let mut weakest: Vec<&QuestionReport> =
+        content_scored(questions).into_iter().filter(|q| q.content.overall < STRONG).collect();
     weakest.sort_by(|a, b| a.content.overall.cmp(&b.content.overall).then(a.pair.index.cmp(&b.pair.index)));
     let mut immediate = Vec::new();
     for q in weakest.iter().take(3) {
@@ -195,6 +208,7 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
 /// Habits the whole interview asks for: examples with measured results, and mechanisms.
 fn habits(questions: &[QuestionReport], zh: bool) -> Vec<String> {
     let mut long_term = Vec::new();
+    let questions = content_scored(questions);
     let practical = mean(questions.iter().map(|q| q.content.practicality.score));
     if practical < STRONG {
         long_term.push(if zh {

@@ -82,6 +82,7 @@ mod tests {
             evidence: vec![],
             feedback: None,
             note: None,
+            kind: None,
             raw,
         }
     }

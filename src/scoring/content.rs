@@ -61,6 +61,10 @@ pub struct ContentScore {
     /// Why the model did not contribute (time-out, unusable reply...): the rubric scored alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A question of a kind the content rubric does not apply to (an introduction, logistics...):
+    /// not scored on content, left out of the report's averages and plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<super::kind::QuestionKind>,
     /// The weighted score before calibration and caps (for fitting; not in reports).
     #[serde(skip_serializing, default)]
     #[schemars(skip)]
@@ -124,7 +128,8 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
-    let relevant = relevance.is_none_or(|p| p >= super::relevance::RELEVANT_MIN);
+    let cut = super::relevance::threshold(inp.reference.is_some());
+    let relevant = relevance.is_none_or(|p| p >= cut);
     let behavioral =
         inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
     let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
@@ -144,7 +149,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let mut notes: Vec<String> = Vec::new();
     if !relevant {
         let p = relevance.unwrap_or(0.0);
-        overall = overall.min((CAP_IRRELEVANT * (0.4 + 0.6 * p / super::relevance::RELEVANT_MIN)).round() as u32);
+        overall = overall.min((CAP_IRRELEVANT * (0.4 + 0.6 * p / cut)).round() as u32);
         notes.push(tx.not_answered());
     }
     if non_answer {
@@ -172,7 +177,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         out.strengths.clear();
         out.accuracy.detail = format!("{}{}{}", notes.join(tx.sep()), tx.sep(), out.accuracy.detail);
     }
-    out.improvement = improvement(&out, &signals, tx, relevant, non_answer || u < ONE_LINER_UNITS, inp.reference);
+    out.improvement = improvement(&out, &signals, tx, relevant, non_answer || u < ONE_LINER_UNITS, inp.question);
     out.overall = overall;
     out.raw = raw;
     out.band = band(overall, inp.lang).to_string();
@@ -286,6 +291,7 @@ fn with_reference(
         evidence: Vec::new(),
         feedback: None,
         note: None,
+        kind: None,
         raw: 0.0,
     }
 }
@@ -320,6 +326,7 @@ fn without_reference(inp: &Inputs<'_>, sig: &Signals, u: f64, behavioral: bool) 
         evidence: Vec::new(),
         feedback: None,
         note: None,
+        kind: None,
         raw: 0.0,
     }
 }
@@ -408,17 +415,10 @@ fn misconceptions(answer: &str, e: &Entry, lang: Lang) -> Vec<String> {
         .collect()
 }
 
-fn improvement(
-    out: &ContentScore,
-    sig: &Signals,
-    tx: Texts,
-    relevant: bool,
-    too_short: bool,
-    reference: Option<&Entry>,
-) -> String {
+fn improvement(out: &ContentScore, sig: &Signals, tx: Texts, relevant: bool, too_short: bool, asked: &str) -> String {
     let first_missing = out.key_missing.first().map(String::as_str);
     if !relevant {
-        return tx.answer_the_question(reference.map(|e| e.question_in(tx.0)));
+        return tx.answer_the_question(asked);
     }
     if too_short {
         return tx.expand(first_missing);

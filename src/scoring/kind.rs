@@ -29,6 +29,25 @@ impl QuestionKind {
     }
 }
 
+impl QuestionKind {
+    /// What a report says in place of a score.
+    pub fn not_scored(self, lang: crate::lang::Lang) -> &'static str {
+        use crate::lang::Lang::*;
+        match (self, lang) {
+            (QuestionKind::Intro, Zh) => "不按内容评分：自我介绍",
+            (QuestionKind::Intro, En) => "not scored on content: an introduction",
+            (QuestionKind::Reading, Zh) => "不按内容评分：朗读",
+            (QuestionKind::Reading, En) => "not scored on content: a reading",
+            (QuestionKind::Logistics, Zh) => "不按内容评分：事务性问题",
+            (QuestionKind::Logistics, En) => "not scored on content: logistics",
+            (QuestionKind::SmallTalk, Zh) => "不按内容评分：寒暄",
+            (QuestionKind::SmallTalk, En) => "not scored on content: small talk",
+            (QuestionKind::Closing, Zh) => "不按内容评分：反问环节",
+            (QuestionKind::Closing, En) => "not scored on content: the candidate's questions",
+        }
+    }
+}
+
 /// Phrasings per kind, matched on the lower-cased question. Written from how interviewers ask,
 /// in English and Chinese; `ivd eval` measures them on questions written apart from this list.
 const PHRASES: &[(QuestionKind, &[&str])] = &[

@@ -6,6 +6,7 @@ pub mod content;
 pub mod coverage;
 pub mod habits;
 pub mod kind;
+pub mod matching;
 pub mod relevance;
 pub mod signals;
 pub mod speech;
@@ -47,37 +48,21 @@ pub fn assess_with_evidence(
     Ok((score, evidence))
 }
 
-/// How many of the question's candidate references the answer may pick from.
+/// How many same-question candidates the answer may pick from.
 pub const ALTERNATIVES: usize = 3;
-/// A question matches its best entry loosely when it covers under this share of any of the
-/// entry's phrasings and (with vectors) its cosine to them stays under [`LOOSE_MATCH`]: the base
-/// may have no entry for it. The knowledge base's own questions reach precision 1 and cosines of
-/// 0.97 and more, so the evaluation, which asks them, never doubts a reference; on the long
-/// interviews the wrongly matched questions reach 0.84-0.93.
-pub const LOOSE_PRECISION: f64 = 0.8;
-pub const LOOSE_MATCH: f64 = 0.95;
 /// How well (z over every expert answer of the base) an answer must fit the question as asked
-/// before a loosely matched reference it does not address is doubted: enough to try the next
-/// candidates ([`ALTERNATE_FIT_MIN`]), more to score it with no reference at all
-/// ([`OWN_FIT_MIN`]). Chosen on the English long interview (`en_long_90min.vtt`): of 120 of its
-/// answers moved to another of its questions, 14 reach 1.5 and 2 reach 2.0 (the highest 2.04);
-/// of its 60 own answers, 59 reach 1.5 and 48 reach 2.0. Held out, the Chinese one
-/// (`zh_long_70min.txt`): 6 and 0 of 90 moved answers, 38 and 21 of 45 own answers.
-pub const ALTERNATE_FIT_MIN: f64 = 1.5;
+/// to be scored with no reference when it misses the entry matched as the same question: the
+/// match may be wrong. Chosen on the English long interview (`en_long_90min.vtt`): of 120 of its
+/// answers moved to another of its questions, 2 reach 2.0 (the highest 2.04); of its 60 own
+/// answers, 48 do. Held out, the Chinese one (`zh_long_70min.txt`): 0 of 90 moved, 21 of 45 own.
 pub const OWN_FIT_MIN: f64 = 2.0;
 
-/// Whether a question matches its best entry only loosely (see [`LOOSE_MATCH`]).
-pub fn loose_match(hit: &SearchHit) -> bool {
-    hit.precision < LOOSE_PRECISION && hit.similarity.is_none_or(|s| s < LOOSE_MATCH)
-}
-
-/// Score `answer` against the best of the question's references (`hits`, best first, as
-/// `kb::search::references` ranks them). The first is used when the question matches it closely,
-/// when the answer addresses it, or when the answer does not clearly fit the question as asked
-/// either (then it is off-topic). Otherwise — a loose match, an answer that misses the reference
-/// but fits the question — the base may have matched the wrong entry: one of the next
-/// [`ALTERNATIVES`] that the answer addresses is used, or, when the answer fits the question
-/// well, none.
+/// Score `answer` against the question's references (`hits`, best first, as
+/// [`references`] gives them). Only entries that are the same question as the one asked
+/// ([`matching::is_same`]) may be the reference; with none, the answer is scored against the
+/// question alone. Of several, the answer picks the first it addresses; addressing none, it is
+/// judged against the first — unless it fits the question as asked well ([`OWN_FIT_MIN`]), when
+/// the match, not the answer, is doubted and no reference is used.
 pub fn assess_among(
     kb: &KbSearch,
     question: &str,
@@ -86,37 +71,48 @@ pub fn assess_among(
     lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<(Option<usize>, ContentScore), KbError> {
-    let candidates: Vec<(&SearchHit, usize)> = hits.iter().filter_map(|h| Some((h, kb.position(&h.id)?))).collect();
-    let Some(&(first_hit, first)) = candidates.first() else {
-        return Ok((None, assess(kb, question, answer, None, lang, cancel)?));
+    // Scored with no reference, the evidence holds the answer's fit to the question as asked and
+    // to every entry's wording.
+    let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang, cancel)?;
+    let asked = relevance::probability(&own_ev, false);
+    tracing::debug!(
+        "no-reference evidence: fit {:?}, asked {:?}, terms {:?} -> {asked:?}",
+        own_ev.question_fit,
+        own_ev.asked_standing,
+        own_ev.question_terms
+    );
+    let candidates: Vec<usize> = matching::same_questions(hits)
+        .into_iter()
+        .filter_map(|h| kb.position(&h.id))
+        .filter(|&i| matching::answer_agrees(&own_ev, i) || !asked.is_some_and(|p| p >= matching::ADDRESSES_ASKED))
+        .take(ALTERNATIVES)
+        .collect();
+    let Some(&first) = candidates.first() else {
+        return Ok((None, unreferenced));
     };
     let fits = |ev: &Evidence| relevance::probability(ev, true).is_none_or(|p| p >= relevance::RELEVANT_MIN);
     let (score, ev) = assess_with_evidence(kb, question, answer, Some(first), lang, cancel)?;
-    if fits(&ev) || !loose_match(first_hit) {
+    if fits(&ev) {
         return Ok((Some(first), score));
     }
-    // Scored with no reference, the evidence holds the answer's fit to the question as asked.
-    let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang, cancel)?;
-    let own = own_ev.question_fit.unwrap_or(f64::MIN);
-    // A candidate the question is closer to in meaning than to the first (words ranked the first
-    // higher) may be tried on that alone; the others only for an answer that fits the question.
-    let first_similarity = first_hit.similarity.unwrap_or(f64::MAX);
+    // Another candidate only for an answer that addresses the question as asked: an answer to
+    // something else would otherwise find, among several, the entry it does answer.
+    let addresses_asked = asked.is_none_or(|p| p >= relevance::RELEVANT_MIN_NO_REFERENCE);
     let mut best: Option<(f64, usize, ContentScore)> = None;
-    for &(hit, c) in candidates.iter().skip(1).take(ALTERNATIVES - 1) {
-        if own < ALTERNATE_FIT_MIN && !hit.similarity.is_some_and(|s| s > first_similarity) {
-            continue;
-        }
+    for &c in candidates.iter().skip(1).filter(|_| addresses_asked) {
         let (s, e) = assess_with_evidence(kb, question, answer, Some(c), lang, cancel)?;
         let p = relevance::probability(&e, true).unwrap_or(0.0);
         if p >= relevance::RELEVANT_MIN && best.as_ref().is_none_or(|(bp, _, _)| p > *bp) {
             best = Some((p, c, s));
         }
     }
-    match best {
-        Some((_, c, s)) => Ok((Some(c), s)),
-        None if own >= OWN_FIT_MIN => Ok((None, unreferenced)),
-        None => Ok((Some(first), score)),
+    if let Some((_, c, s)) = best {
+        return Ok((Some(c), s));
     }
+    if own_ev.question_fit.is_some_and(|f| f >= OWN_FIT_MIN) {
+        return Ok((None, unreferenced));
+    }
+    Ok((Some(first), score))
 }
 
 /// The whole verdict on an answer to a question as asked: the base searched for the question, the
@@ -129,13 +125,44 @@ pub fn assess_question(
     lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<(Vec<SearchHit>, Option<usize>, ContentScore), KbError> {
-    let hits = kb.references_for(question)?;
-    let (chosen, score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
+    let question = asking_part(question);
+    let hits = references(kb, question, cancel)?;
+    let (chosen, mut score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
+    // An introduction or "when can you start?" that the base holds no entry for has no content
+    // to miss: it is not scored on content (the report leaves it out of averages and plan).
+    if chosen.is_none() {
+        if let Some(k) = kind::of(question) {
+            score.kind = Some(k);
+            score.band = k.not_scored(lang).to_string();
+            score.improvement = String::new();
+            score.relevant = true;
+        }
+    }
     Ok((hits, chosen, score))
 }
 
-/// The entry asked about when the question is the same question as one of the base's (the first
-/// of `hits` that matches closely); None when the base holds no entry for it.
+/// The question from its first asking sentence on: an opening greeting or segue ("你好，今天主要
+/// 聊聊 Agent 相关的工程问题。先说说…") would blur its meaning in the vectors that match it.
+pub fn asking_part(question: &str) -> &str {
+    let sentences = crate::lang::sentences(question);
+    match sentences.iter().position(|s| crate::transcript::asking::sentence_asks(s)) {
+        Some(i) if i > 0 => {
+            let at = sentences[i].as_ptr() as usize - question.as_ptr() as usize;
+            question.get(at..).map(str::trim).filter(|q| !q.is_empty()).unwrap_or(question)
+        }
+        _ => question,
+    }
+}
+
+/// The base's candidate references for a question as asked, best first, each with how well its
+/// expert answer fits the question (what tells the same question from a neighbour).
+pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> Result<Vec<SearchHit>, KbError> {
+    let mut hits = kb.references_for(question)?;
+    kb.answer_fit(question, &mut hits, cancel)?;
+    Ok(hits)
+}
+
+/// The entry asked about when the base holds the question (see [`matching`]).
 pub fn same_question(hits: &[SearchHit]) -> Option<&SearchHit> {
-    hits.first().filter(|h| !loose_match(h))
+    matching::same_question(hits)
 }

@@ -62,8 +62,10 @@ impl Texts {
 
     pub fn no_reference(&self, structure: usize) -> String {
         self.t(
-            format!("知识库中没有找到相关参考，按结构评估：{structure} 处分点/顺序表述"),
-            format!("no reference found in the knowledge base; judged on structure: {structure} enumeration markers"),
+            format!("知识库中没有这个问题的参考答案，按结构评估：{structure} 处分点/顺序表述"),
+            format!(
+                "no reference answer in the knowledge base for this question; judged on structure: {structure} enumeration markers"
+            ),
         )
     }
 
@@ -122,8 +124,13 @@ impl Texts {
         self.t("只罗列了术语，没有解释".into(), "a list of terms without explanation".into())
     }
 
-    pub fn answer_the_question(&self, question: Option<&str>) -> String {
-        match question {
+    /// Advice for an answer that misses its question: it quotes the question as asked (cut to a
+    /// line), never a reference entry's, which may be another question.
+    pub fn answer_the_question(&self, asked: &str) -> String {
+        let asked = asked.trim();
+        let short: String = asked.chars().take(90).collect();
+        let q = if short.len() < asked.len() { format!("{short}…") } else { short };
+        match Some(q.as_str()).filter(|q| !q.is_empty()) {
             Some(q) => self.t(
                 format!("先正面回答被问到的问题（「{q}」），再展开相关内容。"),
                 format!("Answer the question that was asked (\"{q}\") before anything else."),

@@ -111,9 +111,11 @@ fn rubric(
     let lang = lang.unwrap_or_else(|| crate::lang::of_question(&args.question, &args.answer));
     // A reference the caller chose is used as given; found ones let the answer pick.
     let (references, chosen, content) = match given {
-        Some(i) => {
-            (Vec::new(), Some(i), crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang, &ctx.cancel)?)
-        }
+        Some(i) => (
+            Vec::new(),
+            Some(i),
+            crate::scoring::assess(&kb, &args.question, &args.answer, Some(i), lang, &ctx.cancel)?,
+        ),
         None => crate::scoring::assess_question(&kb, &args.question, &args.answer, lang, &ctx.cancel)?,
     };
     let entry = chosen.and_then(|i| kb.kb.entries.get(i)).cloned();

@@ -3,6 +3,7 @@
 //! Parsing is pure and linear in the input size: a 50 MB transcript must split in seconds. Every
 //! parser takes already-decoded text (see [`decode`]) and never panics on arbitrary input.
 
+pub mod asking;
 pub mod decode;
 pub mod detect;
 pub mod header;

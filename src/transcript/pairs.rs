@@ -10,8 +10,9 @@ use std::collections::HashSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::asking::asks;
 use super::behaviour::closing_turn;
-use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_question_turn, is_small_talk};
+use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_small_talk};
 use super::roles::Role;
 use super::text::{join_turn, normalize};
 use super::Transcript;
@@ -172,10 +173,23 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
 
 fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
     let Some(q) = question else { return };
-    // A closing remark with no answer ("Thanks, we'll be in touch.") is not a question, nor are
-    // thanks and goodbyes the candidate answers in kind.
-    if !is_question_turn(&q.text) && (answer.is_none() || is_farewell(&q.text)) {
-        return;
+    // A turn that asks nothing is not a question: a closing remark with no answer ("Thanks, we'll
+    // be in touch."), thanks the candidate answers in kind, or a remark in the middle of an answer
+    // ("That's the code I write.", "It does, it does."), after which the candidate goes on: the
+    // rest belongs to the answer it interrupted.
+    if !asks(&q.text) {
+        if answer.is_none() || is_farewell(&q.text) {
+            return;
+        }
+        // Only a short remark: a longer turn with no cue may still be a question whose mark the
+        // speech-to-text dropped, and is kept as one, as before.
+        if is_short_remark(&q.text) {
+            if let (Some(a), Some(prev)) = (&answer, pairs.last_mut()) {
+                join_turn(&mut prev.answer, &a.text);
+                prev.end_s = a.end.or(prev.end_s);
+                return;
+            }
+        }
     }
     let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, prev)).map(|p| p.index);
     let end = match &answer {
@@ -191,6 +205,16 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
         follow_up_of,
     });
 }
+
+/// A remark short enough to be an aside ("That's the code I write.", "好，这个挺有意思。").
+fn is_short_remark(text: &str) -> bool {
+    let (cjk, words) = crate::lang::counts(text);
+    words + cjk / 2 <= REMARK_MAX_WORDS
+}
+
+/// Words (or two CJK characters each) of the longest aside an interviewer makes mid-answer: short,
+/// because a longer turn with no cue is more often a question whose cue we do not know.
+const REMARK_MAX_WORDS: usize = 6;
 
 /// Thanks and goodbyes that end an interview or a show: short, and the thanks in the last
 /// sentence ("感谢分享。下面聊一下系统设计。" moves on instead).

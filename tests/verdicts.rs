@@ -1,0 +1,95 @@
+//! Verdicts on questions the base does not hold (issue 22), with the real embedding model: a
+//! sound answer to a question the base lacks, or to a neighbour of one of its questions, is not
+//! judged against another entry; kinds of question with no content to score are not scored; a
+//! turn that asks nothing is no question. Figures are the test half of `data/eval/`'s verdict sets
+//! (the fitting half chose the constants), compared with margins, never to the last decimal.
+
+use interview_doctor::eval;
+use interview_doctor::lang::Lang;
+use interview_doctor::scoring;
+use interview_doctor::transcript::{self, pairs, roles};
+
+use crate::semantic::engine;
+
+#[test]
+fn the_verdict_sets_test_half_holds() {
+    let s = engine();
+    let (rows, _) = eval::verdicts::run(s, &Default::default()).unwrap();
+    let test = rows.iter().find(|r| r.part == "test").unwrap();
+    println!("{test:#?}");
+    let share = |r: &eval::verdicts::Rate| r.share();
+    // Measured 2026-12-03: near misses 0.085, out-of-base references 0.0, false alarms 0.0 and
+    // 0.064, off-topic caught 0.652, paraphrases 0.766, margin 0.911, choice 0.818, kinds 0.955.
+    assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
+    assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
+    assert!(share(&test.out_of_base_false_alarm) <= 0.1, "sound out-of-base answers called off-topic");
+    assert!(share(&test.near_miss_false_alarm) <= 0.15, "sound near-miss answers called off-topic");
+    assert!(share(&test.out_of_base_off_topic_caught) >= 0.5, "off-topic answers caught");
+    assert!(share(&test.paraphrase_matched) >= 0.6, "paraphrases matched");
+    assert!(share(&test.margin_25) >= 0.8, "right answers ahead of moved ones by 25");
+    assert!(share(&test.choice_right_over_wrong) >= 0.7, "the right option above the wrong one");
+    assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
+    let [good, weak, off] = test.out_of_base_medians;
+    assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
+}
+
+/// The issue's example: "how do you monitor an online agent's results?" reads, to every signal we
+/// have, almost exactly like the base's "how do you monitor and reduce an online agent's
+/// hallucinations?" (cosine 0.96; the answer fits the asked wording better by 0.0001; the
+/// no-reference model gives it 0.33). Whatever the verdict, the advice quotes the question that
+/// was asked, never the entry's.
+#[test]
+fn advice_quotes_the_question_asked_never_an_entrys() {
+    let s = engine();
+    let q = "线上 Agent 的效果你们怎么监控？";
+    let a = "我们主要靠全链路 trace：每次请求记录模型调用、工具调用、耗时和 token 消耗，按接口和版本做延迟、成本和任务成功率的看板，\
+             成功率掉到阈值以下就告警。另外每周从线上抽样几百条失败或者用户差评的对话，人工标注失败原因，归类之后回灌到评测集里，\
+             发版前先跑回归评测，看成功率和成本有没有退化。";
+    let (_, chosen, content) = scoring::assess_question(s, q, a, Lang::Zh, &Default::default()).unwrap();
+    println!("{chosen:?} {} {} {}", content.overall, content.relevant, content.improvement);
+    assert!(!content.improvement.contains("幻觉"), "advice names another question: {}", content.improvement);
+    if !content.relevant {
+        assert!(content.improvement.contains(q), "{}", content.improvement);
+    }
+}
+
+#[test]
+fn an_off_topic_answer_to_a_question_the_base_lacks_is_still_off_topic() {
+    let s = engine();
+    let q = "How does watermarking of LLM-generated text work, and can it be removed?";
+    let a = "For memory I keep a rolling summary of the conversation plus a vector store of past facts; \
+             each turn retrieves the top five facts and the summary is refreshed every ten turns.";
+    let (_, _, content) = scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    assert!(content.overall <= 35, "{content:?}");
+}
+
+#[test]
+fn an_introduction_is_not_scored_on_content_and_stays_out_of_the_average() {
+    let s = engine();
+    for (q, lang) in [("Could you briefly introduce yourself?", Lang::En), ("先做个简单的自我介绍吧。", Lang::Zh)]
+    {
+        let a = "I have five years of backend experience and I've spent the last two building LLM agents.";
+        let (_, chosen, content) = scoring::assess_question(s, q, a, lang, &Default::default()).unwrap();
+        if chosen.is_none() {
+            assert!(content.kind.is_some(), "{q}: {content:?}");
+            assert!(content.band.contains("not scored") || content.band.contains("不按内容评分"), "{}", content.band);
+        }
+    }
+}
+
+#[test]
+fn a_remark_in_the_middle_of_an_answer_is_no_question() {
+    let text = "Interviewer: How do you make tool calls safe when they have side effects?\n\
+                Candidate: We split tools into read-only and side-effecting ones, and the second kind needs a confirmation step.\n\
+                Interviewer: That's the code I write.\n\
+                Candidate: Right, and on top of that every side-effecting call carries an idempotency key so retries are safe.\n\
+                Interviewer: so what happens when the confirmation times out\n\
+                Candidate: The call is dropped and the agent reports that it could not confirm.\n";
+    let t = transcript::parse_bytes(text.as_bytes(), None).unwrap();
+    let r = roles::detect(&t);
+    let qa = pairs::split(&t, &r.turn_roles);
+    let questions: Vec<&str> = qa.iter().map(|p| p.question.as_str()).collect();
+    assert_eq!(qa.len(), 2, "{questions:?}");
+    assert!(qa[0].answer.contains("idempotency"), "the answer goes on after the remark: {}", qa[0].answer);
+    assert!(qa[1].question.contains("confirmation times out"), "an unmarked question asks: {questions:?}");
+}
