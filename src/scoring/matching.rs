@@ -9,7 +9,7 @@
 //! the entry stands ahead of the next one. A logistic model on those features gives the
 //! probability, and the answer has the last word ([`answer_agrees`]); the weights were fitted on the fitting half of `data/eval/nearmiss.jsonl`,
 //! `out_of_base.jsonl`, `choice.jsonl` and the base's evaluation paraphrases (`ivd eval --dump`,
-//! `scripts/fit_match.py`); `ivd eval` reports the other half.
+//! `scripts/fit_match.py`; the no-reference relevance model: `scripts/fit_relevance.py`); `ivd eval` reports the other half.
 
 use crate::kb::search::SearchHit;
 
