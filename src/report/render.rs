@@ -245,9 +245,11 @@ pub fn render(
         [("interviewer", labels.interviewer), ("candidate", labels.candidate), ("unknown", labels.unknown)]
             .into_iter()
             .collect();
-    let bars: Vec<(String, u32)> =
-        report.questions.iter().map(|q| (format!("Q{}", q.pair.index), q.content.overall)).collect();
-    let facet = |f: fn(&super::model::QuestionReport) -> u32| mean(report.questions.iter().map(f));
+    // Questions not scored on content (an introduction...) are in neither chart.
+    let scored: Vec<&super::model::QuestionReport> =
+        report.questions.iter().filter(|q| q.content.kind.is_none()).collect();
+    let bars: Vec<(String, u32)> = scored.iter().map(|q| (format!("Q{}", q.pair.index), q.content.overall)).collect();
+    let facet = |f: fn(&super::model::QuestionReport) -> u32| mean(scored.iter().map(|q| f(q)));
     let radar = vec![
         (labels.completeness.to_string(), facet(|q| q.content.completeness.score)),
         (labels.depth.to_string(), facet(|q| q.content.depth.score)),

@@ -126,7 +126,9 @@ pub fn assess_question(
     cancel: &CancellationToken,
 ) -> Result<(Vec<SearchHit>, Option<usize>, ContentScore), KbError> {
     let question = asking_part(question);
-    let hits = references(kb, question, cancel)?;
+    // An introduction or "when can you start?" is not matched to a technical entry that happens
+    // to share its words ("自我介绍" and self-reflection).
+    let hits = if kind::of(question).is_some() { Vec::new() } else { references(kb, question, cancel)? };
     let (chosen, mut score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
     // An introduction or "when can you start?" that the base holds no entry for has no content
     // to miss: it is not scored on content (the report leaves it out of averages and plan).
@@ -135,6 +137,7 @@ pub fn assess_question(
             score.kind = Some(k);
             score.band = k.not_scored(lang).to_string();
             score.improvement = String::new();
+            score.star_missing.clear();
             score.relevant = true;
         }
     }

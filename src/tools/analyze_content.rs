@@ -121,10 +121,11 @@ fn rubric(
     let entry = chosen.and_then(|i| kb.kb.entries.get(i)).cloned();
     let reference_id = entry.as_ref().map(|e| e.id.clone());
     let cited = cited(&kb, &references, given.map(|i| &kb.kb.entries[i]).or(entry.as_ref()), lang);
-    let dimension = cited
-        .first()
-        .map(|r| r.dimension.clone())
-        .or_else(|| crate::scoring::star::is_behavioral_question(&args.question).then(|| "behavioral".to_string()));
+    // A question not scored on content belongs to no dimension's average.
+    let dimension = cited.first().filter(|_| content.kind.is_none()).map(|r| r.dimension.clone()).or_else(|| {
+        (content.kind.is_none() && crate::scoring::star::is_behavioral_question(&args.question))
+            .then(|| "behavioral".to_string())
+    });
     Ok((AnalyzeContentOutput { content, reference_id, references, cited, dimension }, entry, lang))
 }
 
