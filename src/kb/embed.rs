@@ -14,9 +14,40 @@ use crate::store::{Store, StoreError};
 
 /// Batch size for embedding: measured fastest on 2 cores for short sentences (MODELS.md).
 const BATCH: usize = 32;
-/// Texts embedded between two looks at the cancellation: one batch of the model's (a batch of
-/// 256 once took 4 s on a busy machine, too long for Ctrl-C to feel prompt).
+/// Texts embedded between two looks at the cancellation: at most one batch of the model's, and
+/// at most [`TOKEN_BUDGET`] estimated tokens (32 whole answers of 512 tokens took 4 s on a busy
+/// machine, too long for Ctrl-C to feel prompt; a batch of this budget takes a fraction of that).
 pub const CHUNK: usize = BATCH;
+const TOKEN_BUDGET: usize = 2048;
+
+/// A rough token count: a CJK character is about one token, four other characters about one;
+/// capped at what the model reads.
+fn estimated_tokens(text: &str) -> usize {
+    let (cjk, other) =
+        text.chars().fold((0, 0), |(c, o), ch| if crate::lang::is_cjk(ch) { (c + 1, o) } else { (c, o + 1) });
+    (cjk + other / 4 + 2).min(MAX_LENGTH)
+}
+
+/// `order` (indices into `texts`, shortest first) cut into batches of at most [`CHUNK`] texts and
+/// [`TOKEN_BUDGET`] tokens (a batch always takes at least one text).
+fn batches(texts: &[String], order: &[usize]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut tokens = 0;
+    for &i in order {
+        let t = estimated_tokens(&texts[i]);
+        match out.last_mut() {
+            Some(b) if b.len() < CHUNK && tokens + t <= TOKEN_BUDGET => {
+                b.push(i);
+                tokens += t;
+            }
+            _ => {
+                out.push(vec![i]);
+                tokens = t;
+            }
+        }
+    }
+    out
+}
 /// e5's maximum sequence length.
 const MAX_LENGTH: usize = 512;
 
@@ -124,7 +155,7 @@ impl Embedder {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let mut out = vec![Vec::new(); texts.len()];
-        for chunk in order.chunks(CHUNK) {
+        for chunk in batches(texts, &order) {
             if cancel.is_cancelled() {
                 return Err(EmbedError::Cancelled);
             }
@@ -137,7 +168,7 @@ impl Embedder {
     }
 
     /// Embed prefixed texts through the cache: only texts never seen by this model are embedded.
-    /// Embedding stops between batches of [`CHUNK`] texts once `cancel` fires.
+    /// Embedding stops between batches (see [`CHUNK`]) once `cancel` fires.
     pub fn cached(
         &self,
         store: &mut Store,
