@@ -3,6 +3,7 @@
 mod agent;
 mod architecture;
 mod audio;
+mod bank;
 mod batch;
 mod common;
 mod diagnose;

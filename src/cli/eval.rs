@@ -44,6 +44,65 @@ pub fn run(
     write_stdout(out.as_bytes())
 }
 
+/// `ivd eval --graded FILE`: agreement with the human grades; with `--format json`, every row too.
+pub fn graded_bank(
+    config: Arc<Config>,
+    file: &Path,
+    half: eval::external::Half,
+    format: ListFormat,
+) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::input(anyhow!("cannot read {} as UTF-8 text: {e}", file.display())))?;
+    let (rows, scale) =
+        eval::external::parse(&text).map_err(|m| CliError::input(anyhow!("{}: {m}", file.display())))?;
+    let mut ctx = ToolContext::new(config);
+    ctx.cancel = super::interrupt::token();
+    let kb = ctx.kb().map_err(|e| super::interrupt::or_stopped(e, &ctx.cancel, "nothing was written"))?;
+    let r = eval::external::run(&kb, &rows, scale, half, &ctx.cancel)
+        .map_err(|e| super::interrupt::or_stopped(anyhow!(e), &ctx.cancel, "nothing was written"))?;
+    let out = match format {
+        ListFormat::Json => serde_json::to_string_pretty(&r).context("cannot encode the evaluation")? + "\n",
+        ListFormat::Text => graded_text(&r, &kb.kb.source_label()),
+    };
+    write_stdout(out.as_bytes())
+}
+
+fn graded_text(r: &eval::external::GradedReport, base: &str) -> String {
+    let mut s = format!(
+        "graded answers against {base} ({:?} half, scale {}-{}): {} rows, {:.0}% matched to an entry\n",
+        r.half,
+        r.scale.0,
+        r.scale.1,
+        r.overall.n,
+        100.0 * r.matched_share
+    );
+    let a = &r.overall;
+    let _ = writeln!(s, "  overall         Pearson {:.3}  Spearman {:.3}  QWK {:.3}", a.pearson, a.spearman, a.qwk);
+    let _ = writeln!(
+        s,
+        "  per question    mean Pearson {:.3} over {} questions",
+        r.per_question_pearson_mean,
+        r.per_question.len()
+    );
+    for q in &r.per_question {
+        let _ = writeln!(
+            s,
+            "    {:<40} n {:>3}  Pearson {:>6.3}  grade {:.2}  ours {:>5.1}",
+            q.qid.chars().take(40).collect::<String>(),
+            q.agreement.n,
+            q.agreement.pearson,
+            q.mean_grade,
+            q.mean_overall
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  wrong question  median {:.0}, p90 {:.0} over {} answers given to another question (want a median <= 25)",
+        r.wrong_question_median, r.wrong_question_p90, r.wrong_question_n
+    );
+    s
+}
+
 fn text(r: &EvalReport) -> String {
     let mut s = format!(
         "ivd eval over {} entries ({})\n",

@@ -43,6 +43,21 @@ pub enum KbAction {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// Import a question bank (CSV/TSV with a header row, JSONL, or Markdown `## question` + answer)
+    /// into a knowledge-base folder that `--kb DIR` uses everywhere.
+    Import {
+        file: std::path::PathBuf,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The dimension of rows that name none (default: the file's name).
+        #[arg(long)]
+        dimension: Option<String>,
+        /// Fail, writing nothing, when any row is bad.
+        #[arg(long)]
+        strict: bool,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
     /// Check every entry; names the file and field of each problem.
     Validate {
         #[arg(long, value_enum, default_value = "text")]
@@ -103,7 +118,47 @@ pub async fn run(config: Arc<Config>, action: KbAction) -> Result<(), CliError> 
             write_stdout(text.as_bytes())
         }
         KbAction::Validate { format } => validate(&config, format),
+        KbAction::Import { file, out, dimension, strict, format } => {
+            import(&file, &out, dimension.as_deref(), strict, format)
+        }
     }
+}
+
+/// `ivd kb import`: the summary on stdout, the rows left out named by line.
+fn import(
+    file: &std::path::Path,
+    out: &std::path::Path,
+    dimension: Option<&str>,
+    strict: bool,
+    format: ListFormat,
+) -> Result<(), CliError> {
+    use crate::kb::bank::{self, BankError};
+    let imported = bank::import(file, out, dimension, strict).map_err(|e| match e {
+        BankError::Write(_) | BankError::Read { .. } => CliError::from(anyhow!(e)),
+        e => CliError::input(anyhow!(e)),
+    })?;
+    let text = match format {
+        ListFormat::Json => serde_json::to_string_pretty(&imported).context("cannot encode")? + "\n",
+        ListFormat::Text => {
+            let mut s: String = imported
+                .problems
+                .iter()
+                .map(|p| format!("{}:{}: skipped: {}\n", imported.file, p.line, p.message))
+                .collect();
+            s.push_str(&format!(
+                "imported {} of {} rows into {} ({} written, {} unchanged; key points derived for {}); use it with --kb {}\n",
+                imported.entries,
+                imported.rows,
+                out.display(),
+                imported.written.written.len(),
+                imported.written.unchanged,
+                imported.derived_key_points,
+                out.display()
+            ));
+            s
+        }
+    };
+    write_stdout(text.as_bytes())
 }
 
 /// `ivd kb validate`: every problem with its file and field; exit 2 when there is any.

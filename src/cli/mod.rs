@@ -131,12 +131,16 @@ pub enum Command {
     },
     /// Score one answer against the knowledge base's reference answers.
     Compare {
-        #[arg(long)]
-        question: String,
-        #[arg(long)]
-        answer: String,
+        #[arg(long, required_unless_present = "input")]
+        question: Option<String>,
+        #[arg(long, required_unless_present = "input")]
+        answer: Option<String>,
+        /// Score many answers: a JSONL file of {id, question, answer[, lang]} rows; one JSON line
+        /// out per row, in input order.
+        #[arg(long, conflicts_with_all = ["question", "answer"])]
+        input: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "md")]
-        format: SplitFormat,
+        format: compare::CompareFormat,
         /// Language of the feedback (default: the question's).
         #[arg(long, value_enum)]
         lang: Option<crate::lang::Lang>,
@@ -160,6 +164,13 @@ pub enum Command {
         /// Also write every scored item (evidence and scores) as JSON lines to this file.
         #[arg(long)]
         dump: Option<std::path::PathBuf>,
+        /// Agreement with human graders on a graded bank: JSONL rows of {id, question, answer,
+        /// grade, scale[, qid, lang]}, scored against the base (`--kb DIR` for an imported one).
+        #[arg(long)]
+        graded: Option<std::path::PathBuf>,
+        /// With --graded: score all questions, or only the fitting or the test half (by a hash of qid).
+        #[arg(long, value_enum, default_value = "all")]
+        half: crate::eval::external::Half,
     },
     /// Provision or check the models (ONNX Runtime, multilingual-e5-small, Whisper base).
     Models {
@@ -353,8 +364,10 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Transcribe { file, format, lang, roles, audio } => {
             transcribe::transcribe(config, &file, format, lang, &roles, &audio).await
         }
-        Command::Compare { question, answer, format, lang } => {
-            compare::compare(config, &question, &answer, format, lang).await
+        Command::Compare { input: Some(input), lang, .. } => compare::compare_many(config, &input, lang).await,
+        Command::Compare { question, answer, format, lang, .. } => {
+            let (q, a) = (question.unwrap_or_default(), answer.unwrap_or_default());
+            compare::compare(config, &q, &a, format, lang).await
         }
         Command::Ask { request, file } => ask::ask(config, &request, file.as_deref()).await,
         Command::Chat => chat::chat(config).await,
@@ -371,7 +384,10 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
             bench::run(config, a).await
         }
         Command::Models { action } => off_thread(move || models::run(&config, action)).await,
-        Command::Eval { format, every, no_retrieval, dump } => {
+        Command::Eval { format, graded: Some(file), half, .. } => {
+            off_thread(move || eval::graded_bank(config, &file, half, format)).await
+        }
+        Command::Eval { format, every, no_retrieval, dump, .. } => {
             off_thread(move || eval::run(config, format, every, no_retrieval, dump.as_deref())).await
         }
         Command::Tools { action: ToolsAction::List { format } } => tools::list(format),

@@ -1,6 +1,7 @@
 //! `ivd eval`: how good the verdicts and the search are, on data that is not an entry's own
 //! expert answer scored against itself. Sits above `kb` and `scoring`; only the CLI imports it.
 
+pub mod external;
 pub mod graded;
 pub mod interviews;
 pub mod retrieval;
@@ -162,7 +163,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
     })
 }
 
-fn evidence_json(ev: &Evidence) -> serde_json::Value {
+pub(crate) fn evidence_json(ev: &Evidence) -> serde_json::Value {
     serde_json::json!({
         "lexical_rank": ev.lexical.map(|x| x.rank), "lexical_z": ev.lexical.map(|x| x.z),
         "vector_rank": ev.vector.map(|x| x.rank), "vector_z": ev.vector.map(|x| x.z),

@@ -74,10 +74,21 @@ pub struct Entry {
     pub gap_analysis_en: String,
     #[serde(default)]
     pub follow_ups_en: Vec<String>,
+    /// Where an imported entry came from (`bank.csv:12`); empty for a hand-written entry. An
+    /// imported entry may lack the novice answer, gap analysis and paraphrases.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
+    /// The fields `ivd kb import` derived rather than read (e.g. `key_points` from the reference).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<String>,
 }
 
 impl Entry {
     /// Whether the entry carries its English side.
+    pub fn is_imported(&self) -> bool {
+        !self.source.is_empty()
+    }
+
     pub fn has_english(&self) -> bool {
         !self.expert_answer_en.trim().is_empty()
     }

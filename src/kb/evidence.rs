@@ -57,6 +57,9 @@ pub struct Evidence {
     /// Cosine of the whole answer to the reference's expert and novice answers (best language).
     pub expert: Option<f64>,
     pub novice: Option<f64>,
+    /// IDF-weighted share of the reference answer's terms (in the answer's language, the
+    /// question's terms left out) that the answer uses.
+    pub reference_recall: Option<f64>,
 }
 
 /// A key point's similarity band: what unrelated sentences reach (95th percentile) and what the
@@ -113,6 +116,20 @@ impl Profiles {
         let norms =
             terms.iter().map(|s| s.iter().map(|t| idf.get(t).map_or(0.0, |w| w * w)).sum::<f64>().sqrt()).collect();
         Profiles { terms, idf, norms }
+    }
+
+    /// IDF-weighted share of the reference answer's terms the answer uses, the question's own
+    /// terms left out: repeating the question makes no point of the answer ("question demoting").
+    fn recall(&self, reference: &str, question: &str, answer_terms: &HashSet<String>) -> Option<f64> {
+        let asked = term_set(question);
+        let weight = |t: &String| self.idf.get(t).copied().unwrap_or(0.0);
+        let points: Vec<(f64, bool)> = term_set(reference)
+            .into_iter()
+            .filter(|t| !asked.contains(t))
+            .map(|t| (weight(&t), answer_terms.contains(&t)))
+            .collect();
+        let total: f64 = points.iter().map(|(w, _)| w).sum();
+        (total > 0.0).then(|| points.iter().filter(|(_, hit)| *hit).map(|(w, _)| w).sum::<f64>() / total)
     }
 
     /// Cosine of IDF-weighted term sets between the answer and each entry.
@@ -178,6 +195,11 @@ impl KbSearch {
         if let Some(r) = reference {
             let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
             ev.lexical = standing(&profiles.scores(&answer_terms), r);
+            if let Some(e) = self.kb.entries.get(r) {
+                let lang = crate::lang::majority(answer).unwrap_or(crate::lang::Lang::En);
+                let asked = format!("{question}\n{}\n{}", e.question, e.question_en);
+                ev.reference_recall = profiles.recall(e.expert_in(lang), &asked, &answer_terms);
+            }
         }
         let Some(v) = &self.vectors else { return Ok(ev) };
         let matrix = v.answer_matrix(&self.kb, cancel)?;
@@ -219,7 +241,8 @@ impl KbSearch {
         let side = v.answer_side(&self.kb, r, cancel)?;
         let best = |set: &[Vec<f32>], probe: &[f32]| set.iter().map(|x| dot(x, probe)).fold(f32::MIN, f32::max);
         ev.expert = Some(best(&side.expert, whole) as f64);
-        ev.novice = Some(best(&side.novice, whole) as f64);
+        // An imported entry may have no novice answer: then there is nothing to be closer to.
+        ev.novice = (!side.novice.is_empty()).then(|| best(&side.novice, whole) as f64);
         let bands = self.bands(r, &side.key_points, &matrix)?;
         ev.key_points = side
             .key_points

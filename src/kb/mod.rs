@@ -4,9 +4,12 @@
 //! The shipped base is compiled into the binary, so `ivd` works from any folder; `--kb DIR` (or
 //! `kb_dir` / `IVD_KB`) points at another one, e.g. for another job family.
 
+pub mod bank;
+pub mod derive;
 pub mod embed;
 pub mod entry;
 pub mod evidence;
+pub mod import;
 pub mod index;
 pub mod search;
 pub mod terms;

@@ -228,6 +228,25 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
+/// Each term with the word it came from (lowercased, unstemmed), in order: keywords a reader can
+/// read, matched by their stems.
+pub fn surface_terms(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for tok in JIEBA.cut(text, true) {
+        let lower = tok.word.trim().to_lowercase();
+        if lower.is_empty() || !lower.chars().any(char::is_alphanumeric) || STOPSET.contains(lower.as_str()) {
+            continue;
+        }
+        let term = if lower.is_ascii() && lower.chars().all(|c| c.is_ascii_alphabetic()) {
+            STEMMER.stem(&lower).into_owned()
+        } else {
+            lower.clone()
+        };
+        out.push((lower, term));
+    }
+    out
+}
+
 /// Distinct terms.
 pub fn term_set(text: &str) -> HashSet<String> {
     terms(text).into_iter().collect()

@@ -110,6 +110,7 @@ fn check_entry(path: &str, e: &Entry, dims: &HashSet<&str>, out: &mut Vec<Proble
     if folder != e.dimension {
         bad("dimension", format!("{:?} does not match the folder {folder:?}", e.dimension));
     }
+    // An imported entry needs only its question and reference answer (`ivd kb import`).
     for (field, value) in [
         ("question", &e.question),
         ("question_en", &e.question_en),
@@ -117,7 +118,8 @@ fn check_entry(path: &str, e: &Entry, dims: &HashSet<&str>, out: &mut Vec<Proble
         ("expert_answer", &e.expert_answer),
         ("gap_analysis", &e.gap_analysis),
     ] {
-        if value.trim().is_empty() {
+        let optional = e.is_imported() && matches!(field, "question_en" | "novice_answer" | "gap_analysis");
+        if value.trim().is_empty() && !optional {
             bad(field, "is empty".into());
         }
     }
@@ -146,7 +148,7 @@ fn check_entry(path: &str, e: &Entry, dims: &HashSet<&str>, out: &mut Vec<Proble
             }
         }
     }
-    if e.paraphrases.is_empty() {
+    if e.paraphrases.is_empty() && !e.is_imported() {
         bad("paraphrases", "needs at least one paraphrase (English) so English questions find this entry".into());
     }
     check_english(e, &mut bad);
@@ -158,6 +160,13 @@ fn check_english(e: &Entry, bad: &mut impl FnMut(&str, String)) {
     let kp_en = e.key_points.iter().any(|k| !k.point_en.is_empty() || !k.keywords_en.is_empty());
     let m_en = e.common_mistakes.iter().any(|m| !m.mistake_en.is_empty() || !m.signals_en.is_empty());
     if !e.has_english() && e.gap_analysis_en.is_empty() && e.novice_answer_en.is_empty() && !kp_en && !m_en {
+        return;
+    }
+    if e.is_imported() {
+        // A bilingual bank gives the question and reference in both languages; the rest is optional.
+        if e.question_en.trim().is_empty() {
+            bad("question_en", "is missing: an entry with an English reference needs the English question".into());
+        }
         return;
     }
     for (field, value) in [

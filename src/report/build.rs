@@ -179,13 +179,17 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
         if short_term.len() < MAX_ITEMS {
             let follow =
                 e.follow_ups_in(lang).iter().take(2).cloned().collect::<Vec<_>>().join(if zh { "；" } else { "; " });
-            short_term.push(if zh {
-                format!("复习「{}」（{}）并练习追问：{}", e.question, e.id, follow)
-            } else {
-                format!("Study \"{}\" ({}) and rehearse its follow-ups: {}", e.question_en, e.id, follow)
+            // An imported entry may have no follow-ups and no gap analysis.
+            short_term.push(match (zh, follow.is_empty()) {
+                (true, false) => format!("复习「{}」（{}）并练习追问：{}", e.question_in(lang), e.id, follow),
+                (true, true) => format!("复习「{}」（{}）的参考答案", e.question_in(lang), e.id),
+                (false, false) => {
+                    format!("Study \"{}\" ({}) and rehearse its follow-ups: {}", e.question_in(lang), e.id, follow)
+                }
+                (false, true) => format!("Study the reference answer to \"{}\" ({})", e.question_in(lang), e.id),
             });
         }
-        if long_term.len() < 3 {
+        if long_term.len() < 3 && !e.gap_in(lang).trim().is_empty() {
             long_term.push(if zh {
                 format!("{}：{}", e.id, short(e.gap_in(lang), 120))
             } else {

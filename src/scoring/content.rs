@@ -142,7 +142,14 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let weights = if inp.reference.is_some() { WEIGHTS } else { WEIGHTS_NO_REFERENCE };
     let s = [out.completeness.score, out.accuracy.score, out.depth.score, out.practicality.score];
     let raw: f64 = s.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum();
-    let mut overall = calibrate(raw).round() as u32;
+    // An imported bank's entry is a question and a reference: its own model (`reference_only`).
+    let imported = inp.reference.filter(|e| e.is_imported());
+    let mut overall = match imported {
+        Some(e) => super::reference_only::Signals::read(inp.question, inp.answer, e, inp.evidence, inp.lang)
+            .overall()
+            .round() as u32,
+        None => calibrate(raw).round() as u32,
+    };
 
     // Caps, each with the reason it says.
     let non_answer = is_non_answer(&inp.answer.to_lowercase(), u);
@@ -158,14 +165,15 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     } else if u < FRAGMENT_UNITS {
         overall = overall.min(CAP_NON_ANSWER + 5);
         notes.push(tx.one_liner());
-    } else if u < ONE_LINER_UNITS {
+    } else if u < ONE_LINER_UNITS && imported.is_none() {
         overall = overall.min(CAP_ONE_LINER);
         notes.push(tx.one_liner());
-    } else if list_like {
+    } else if list_like && imported.is_none() {
         overall = overall.min(CAP_KEYWORD_LIST);
         notes.push(tx.keyword_list());
     }
-    if relevant && !non_answer && u >= ONE_LINER_UNITS {
+    // An imported bank's model puts an answer that restates the question below 25 itself.
+    if relevant && !non_answer && u >= ONE_LINER_UNITS && imported.is_none() {
         overall = overall.max(FLOOR_ON_TOPIC);
     }
     match out.inaccuracies.len() {

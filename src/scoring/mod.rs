@@ -7,6 +7,7 @@ pub mod coverage;
 pub mod habits;
 pub mod kind;
 pub mod matching;
+pub mod reference_only;
 pub mod relevance;
 pub mod signals;
 pub mod speech;
