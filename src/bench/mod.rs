@@ -6,11 +6,13 @@
 //!   throughput; search latency per mode, on the shipped base and a synthetic 10,000-entry one;
 //! - [`diagnosis`]: diagnosis of every sample transcript, cold and warm, and synthetic interviews;
 //! - [`audio`]: the recording pipeline stage by stage, against whisper.cpp's own CLI;
+//! - [`compare`]: many answers in one process against one process per answer;
 //! - [`batch`]: batch throughput with 1 and 2 jobs; [`llm`]: model-assisted diagnosis against a
 //!   slow fake endpoint.
 
 pub mod audio;
 pub mod batch;
+pub mod compare;
 pub mod diagnosis;
 pub mod llm;
 pub mod samples;

@@ -17,11 +17,14 @@ pub struct BenchArgs {
     pub whisper_cli: Option<PathBuf>,
     pub llm: bool,
     pub batch: bool,
+    pub compare: bool,
 }
 
 pub async fn run(config: Arc<Config>, a: BenchArgs) -> Result<(), CliError> {
     let result = if a.llm {
         bench::llm::run(config, a.runs).await
+    } else if a.compare {
+        off_thread(move || bench::compare::run(&config)).await
     } else if a.batch {
         off_thread(move || bench::batch::run(&config)).await
     } else if let Some(file) = a.audio {

@@ -198,6 +198,9 @@ pub enum Command {
         /// Measure batch throughput with 1 and 2 jobs, peak memory and model loads per batch.
         #[arg(long, conflicts_with_all = ["audio", "llm"])]
         batch: bool,
+        /// Measure `compare --input` (many answers in one process) against one process per answer.
+        #[arg(long)]
+        compare: bool,
     },
     /// Ask the agent: a matching skill runs, otherwise the language model picks tools itself.
     Ask {
@@ -379,8 +382,8 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
             off_thread(move || history::run(&config, action, format, trend, all)).await
         }
         Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch } => {
-            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch };
+        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch, compare } => {
+            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch, compare };
             bench::run(config, a).await
         }
         Command::Models { action } => off_thread(move || models::run(&config, action)).await,

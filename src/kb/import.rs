@@ -299,7 +299,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].key_points, vec!["a thing", "does Y"]);
         assert_eq!(rows[0].line, 2);
-        assert_eq!(rows[1].line, 4);
+        assert_eq!(rows[1].line, 5, "q1 spans lines 2-4");
     }
 
     #[test]
@@ -316,7 +316,7 @@ mod tests {
         assert_eq!(rows[0].answer, "A browser rule.\nIt relaxes SOP.");
         assert_eq!(rows[0].key_points, vec!["relaxes same-origin", "preflight"]);
         assert_eq!(rows[0].dimension.as_deref(), Some("web"));
-        assert_eq!(rows[1].line, 13);
+        assert_eq!(rows[1].line, 12);
     }
 
     #[test]

@@ -85,6 +85,15 @@ pub fn answer_agrees(ev: &crate::kb::evidence::Evidence, entry: usize) -> bool {
     }
 }
 
+/// Whether the question as asked is one of the entry's own wordings, up to case, spacing,
+/// punctuation and markup (`let` for let): then it is that question, whatever the answer fits.
+pub fn written_as(entry: &crate::kb::Entry, question: &str) -> bool {
+    let norm = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>();
+    let asked = norm(question);
+    !asked.is_empty()
+        && [&entry.question, &entry.question_en].into_iter().chain(&entry.paraphrases).any(|w| norm(w) == asked)
+}
+
 /// The hits that are the same question, best first.
 pub fn same_questions(hits: &[SearchHit]) -> Vec<&SearchHit> {
     (0..hits.len()).filter(|&k| is_same(hits, k)).map(|k| &hits[k]).collect()

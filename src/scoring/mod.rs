@@ -85,7 +85,11 @@ pub fn assess_among(
     let candidates: Vec<usize> = matching::same_questions(hits)
         .into_iter()
         .filter_map(|h| kb.position(&h.id))
-        .filter(|&i| matching::answer_agrees(&own_ev, i) || !asked.is_some_and(|p| p >= matching::ADDRESSES_ASKED))
+        .filter(|&i| {
+            matching::written_as(&kb.kb.entries[i], question)
+                || matching::answer_agrees(&own_ev, i)
+                || !asked.is_some_and(|p| p >= matching::ADDRESSES_ASKED)
+        })
         .take(ALTERNATIVES)
         .collect();
     let Some(&first) = candidates.first() else {
