@@ -22,3 +22,4 @@ pub mod skills;
 pub mod store;
 pub mod tools;
 pub mod transcript;
+pub mod web;

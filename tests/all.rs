@@ -16,6 +16,7 @@ mod robustness;
 mod roles;
 mod runtime;
 mod semantic;
+mod serve;
 mod split;
 mod tools;
 mod verdicts;

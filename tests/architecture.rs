@@ -100,7 +100,7 @@ fn modules_import_each_other_in_one_direction_only() {
 fn the_layers_hold() {
     let g = graph();
     let imports = |m: &str| g.get(m).cloned().unwrap_or_default();
-    let upper = ["cli", "agent", "skills", "tools", "eval", "bench"];
+    let upper = ["cli", "web", "agent", "skills", "tools", "eval", "bench"];
     let domain = ["transcript", "audio", "kb", "llm", "report", "store", "scoring", "models", "config", "audit"];
     for d in domain {
         let bad: Vec<_> = imports(d).into_iter().filter(|i| upper.contains(&i.as_str())).collect();
@@ -120,6 +120,12 @@ fn the_layers_hold() {
     }
     // The store keeps rows, not reports.
     assert!(!imports("store").contains("report"), "store imports report");
+    // The web console is a front end beside the CLI: only the CLI starts it, and it never reaches
+    // into the CLI (both call skills, tools and the store).
+    for (m, deps) in &g {
+        assert!(m == "cli" || m == "web" || !deps.contains("web"), "{m} imports web");
+    }
+    assert!(!imports("web").contains("cli"), "web imports cli");
     // Benchmarks are out of the product's paths: only the CLI reaches them.
     for (m, deps) in &g {
         assert!(m == "cli" || !deps.contains("bench"), "{m} imports bench");

@@ -46,6 +46,23 @@ fn every_format_decodes_to_the_same_16k_timeline() {
     let dur = truth()["duration_s"].as_f64().unwrap();
     assert!((master.duration_s() - dur).abs() < 0.01, "{} vs {dur}", master.duration_s());
     let level = (master.mono.iter().map(|v| v * v).sum::<f32>() / master.mono.len() as f32).sqrt();
+    // The master written as 16-bit WAV (hound's path, not symphonia's) reads back sample for sample.
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("interview_en.wav");
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(&wav, spec).unwrap();
+    for v in &master.mono {
+        w.write_sample((v * 32768.0).round().clamp(-32768.0, 32767.0) as i16).unwrap();
+    }
+    w.finalize().unwrap();
+    let back = decode(&wav, false).unwrap();
+    assert_eq!(back.mono.len(), master.mono.len());
+    assert!(back.mono.iter().zip(&master.mono).all(|(a, b)| (a - b).abs() <= 1.0 / 32768.0 + 1e-6));
     for name in ["interview_en.mp3", "interview_en.m4a", "interview_en.webm", "interview_en_stereo.ogg"] {
         let mut a = decode(&rec(name), false).unwrap_or_else(|e| panic!("{name}: {e}"));
         if a.source.channels == 2 {
@@ -156,7 +173,7 @@ fn diagnose(ivd: &Ivd, path: &Path, extra: &[&str]) -> Value {
 /// Speakers and roles, pairs, rate within 10%, every pause of 2 s or more within 0.2 s and none
 /// invented, fillers as spoken.
 #[test]
-fn the_espeak_interview_matches_its_ground_truth_as_flac_and_wav() {
+fn the_espeak_interview_matches_its_ground_truth_as_flac() {
     let _g = WHISPER.lock().unwrap_or_else(|e| e.into_inner());
     let t = truth();
     let ivd = Ivd::with_models();
@@ -182,10 +199,8 @@ fn the_espeak_interview_matches_its_ground_truth_as_flac_and_wav() {
     assert!(r["summary"]["speech_avg"].as_u64().unwrap() > 0);
     assert_eq!(r["timeline"]["turns"].as_array().unwrap().len(), merged_turns(&t).len());
     assert_eq!(r["source"]["kind"], "audio");
-    // The same recording as WAV gives the same report (one diagnosis each: whisper is the cost).
-    let dir = tempfile::tempdir().unwrap();
-    let from_wav = comparable(diagnose(&ivd, &master_as_wav(dir.path()), &[]));
-    assert_eq!(comparable(r), from_wav);
+    // A WAV copy decodes to the same samples (every_format_decodes_to_the_same_16k_timeline): a
+    // second whisper run on it (half a minute of CI) would only repeat this one.
 }
 
 /// Every held filler of the truth (`filler_spans`) has a filler flag inside its span (give or take
@@ -234,24 +249,6 @@ pub fn assert_fillers_counted(qs: &[Value], answers: &[&Value]) {
     assert!(flagged + 1 >= spoken, "{flagged} of {spoken} spoken fillers flagged in their spans");
 }
 
-/// The FLAC master written out as a 16-bit WAV, sample for sample.
-fn master_as_wav(dir: &Path) -> PathBuf {
-    let wav = dir.join("interview_en.wav");
-    let a = decode(&rec("interview_en.flac"), false).unwrap();
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 16_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut w = hound::WavWriter::create(&wav, spec).unwrap();
-    for v in &a.mono {
-        w.write_sample((v * 32768.0).round().clamp(-32768.0, 32767.0) as i16).unwrap();
-    }
-    w.finalize().unwrap();
-    wav
-}
-
 /// Every true pause of 2 s or more (the truth's `long_pauses`) is found within 0.2 s at both ends,
 /// and no pause of 2 s is found that is not there.
 pub fn assert_long_pauses_match(truth: &Value, qs: &[Value]) {
@@ -274,18 +271,6 @@ pub fn assert_long_pauses_match(truth: &Value, qs: &[Value]) {
     for ((a, b), (ta, tb)) in found.iter().zip(&want) {
         assert!((a - ta).abs() <= 0.2 && (b - tb).abs() <= 0.2, "pause {a:.2}-{b:.2} vs {ta:.2}-{tb:.2}");
     }
-}
-
-fn comparable(mut v: Value) -> Value {
-    for k in ["generated_at", "elapsed_ms"] {
-        v["meta"][k] = Value::Null;
-    }
-    v["source"]["path"] = Value::Null;
-    v["source"]["format"] = Value::Null;
-    // The second diagnosis in a home is compared with the first: history, not the verdict.
-    v["compared_to_last"] = Value::Null;
-    v.as_object_mut().unwrap().remove("trend");
-    v
 }
 
 #[test]
@@ -313,27 +298,24 @@ fn stereo_channel_mode_assigns_sides() {
 }
 
 #[test]
-fn mp3_and_m4a_transcribe_like_the_master() {
+fn a_lossy_m4a_transcribes_like_the_master() {
     let _g = WHISPER.lock().unwrap_or_else(|e| e.into_inner());
     let ivd = Ivd::with_models();
-    for name in ["interview_en.mp3", "interview_en.m4a"] {
-        let o = ivd.run(&["transcribe", rec(name).to_str().unwrap(), "--format", "srt"]);
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let srt = stdout(&o);
-        assert_eq!(srt.matches(" --> ").count(), merged_turns(&truth()).len(), "{name}: {srt}");
-        // Word error rate against the script: whisper base reads the lossless master at about 9%;
-        // a 32 kb/s copy may cost a few points more, never the content.
-        let said: String = srt.lines().filter_map(|l| l.split_once(": ").map(|(_, t)| t.to_string() + " ")).collect();
-        let script: String = truth()["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["text"].as_str().unwrap().to_string() + " ")
-            .collect();
-        let wer = word_error_rate(&script, &said);
-        println!("{name}: word error rate {wer:.3}");
-        assert!(wer <= 0.2, "{name}: word error rate {wer:.3}: {srt}");
-    }
+    // AAC at 32 kb/s, the phone recorders' format; the MP3 copy decodes to the same timeline
+    // (every_format_decodes_to_the_same_16k_timeline), and transcribing it too cost CI 50 s.
+    let name = "interview_en.m4a";
+    let o = ivd.run(&["transcribe", rec(name).to_str().unwrap(), "--format", "srt"]);
+    assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+    let srt = stdout(&o);
+    assert_eq!(srt.matches(" --> ").count(), merged_turns(&truth()).len(), "{name}: {srt}");
+    // Word error rate against the script: whisper base reads the lossless master at about 9%;
+    // a 32 kb/s copy may cost a few points more, never the content.
+    let said: String = srt.lines().filter_map(|l| l.split_once(": ").map(|(_, t)| t.to_string() + " ")).collect();
+    let script: String =
+        truth()["turns"].as_array().unwrap().iter().map(|t| t["text"].as_str().unwrap().to_string() + " ").collect();
+    let wer = word_error_rate(&script, &said);
+    println!("{name}: word error rate {wer:.3}");
+    assert!(wer <= 0.2, "{name}: word error rate {wer:.3}: {srt}");
 }
 
 /// Word-level edit distance over the reference's length, on lower-case words (hyphens split).

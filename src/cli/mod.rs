@@ -14,6 +14,7 @@ mod interrupt;
 mod kb;
 mod mock;
 mod models;
+mod serve;
 mod skills;
 mod split;
 mod tools;
@@ -217,6 +218,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// The local web console: diagnose by upload, reports, history, the knowledge base and status,
+    /// at http://127.0.0.1:8787 with a per-launch token (printed).
+    Serve(serve::ServeArgs),
     /// Diagnose every transcript, document and recording under a folder: resumable, in parallel,
     /// shardable across machines (`--shard I/N`); `batch merge OUT` joins the shards' outputs.
     Batch(batch::BatchArgs),
@@ -377,6 +381,7 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
         Command::Doctor { format } => doctor::run(config, format).await,
         Command::Skills { action } => off_thread(move || skills::run(config, action)).await,
         Command::Batch(a) => batch::run(config, a).await,
+        Command::Serve(a) => serve::run(config, a).await,
         Command::Mock(a) => mock::run(config, a).await,
         Command::History { action, format, trend, all } => {
             off_thread(move || history::run(&config, action, format, trend, all)).await

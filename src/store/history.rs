@@ -194,6 +194,14 @@ impl Store {
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(|e| self.err(e))
     }
 
+    /// One session's report as it was stored (JSON), if the session exists.
+    pub fn session_report(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT report FROM sessions WHERE id = ?1", params![id], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
     /// Delete one session (its scores go with it); whether it existed.
     pub fn delete_session(&mut self, id: i64) -> Result<bool, StoreError> {
         self.conn.execute("DELETE FROM sessions WHERE id = ?1", params![id]).map(|n| n > 0).map_err(|e| self.err(e))

@@ -247,6 +247,16 @@ impl ToolContext {
             .unwrap_or_else(|e| Err(ToolError::service(format!("the work failed: {e}"), "report this as a bug")))
     }
 
+    /// The same context (its loaded knowledge base shared) storing sessions under another profile.
+    pub fn with_profile(mut self, profile: &str) -> ToolContext {
+        if profile != self.config.profile {
+            let mut c = (*self.config).clone();
+            c.profile = profile.to_string();
+            self.config = Arc::new(c);
+        }
+        self
+    }
+
     pub fn with_data_root(mut self, root: PathBuf) -> ToolContext {
         self.data_root = root;
         self

@@ -38,7 +38,7 @@ impl Tool for RenderReport {
 
 /// `report` rendered in `format` with the dimension names in its language; shared with
 /// `generate_report`.
-pub(super) fn render(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
+pub fn render(ctx: &ToolContext, report: &Report, format: ReportFormat) -> Result<String, ToolError> {
     let kb = ctx.kb()?;
     let zh = report.meta.lang.is_zh();
     let dims = kb
