@@ -33,6 +33,14 @@ export IVD_TEST_WARM_HOME="$PWD/target/test-home"
 mkdir -p "$IVD_TEST_WARM_HOME"
 IVD_HOME="$IVD_TEST_WARM_HOME" cargo run --quiet -- models fetch
 # The test build (about 4 min, often one crate at a time) also overlaps the llama.cpp build.
+# The web console's browser test: Playwright for Python driving Debian's chromium (no browser
+# download: the test points Playwright at /usr/bin/chromium).
+stamp "playwright (browser test)"
+if [ ! -x target/browser-venv/bin/python ] || ! target/browser-venv/bin/python -c 'import playwright' 2>/dev/null; then
+  python3 -m venv target/browser-venv
+  target/browser-venv/bin/python -m pip install -q 'playwright==1.65.2'
+fi
+export IVD_BROWSER_PYTHON="$PWD/target/browser-venv/bin/python"
 stamp "cargo test --no-run (build the tests)"
 cargo test --all-targets --no-run --quiet
 stamp "llama.cpp server for the real-endpoint test (waiting for the background build)"
@@ -43,7 +51,7 @@ trap './scripts/llm_server.sh stop >/dev/null 2>&1 || true' EXIT
 export IVD_REAL_LLM_URL="http://127.0.0.1:$port/v1"
 # Transcription takes both cores: those tests run on their own, one at a time, after the rest
 # have run two at a time (a whisper test waiting for another would idle a test thread).
-WHISPER_TESTS=(audio:: voices:: mock::an_answer_can_be_a_recording)
+WHISPER_TESTS=(audio:: voices:: mock::an_answer_can_be_a_recording serve::a_real_browser)
 skips=()
 for t in "${WHISPER_TESTS[@]}"; do skips+=(--skip "$t"); done
 stamp "cargo test (all but recordings, two at a time)"

@@ -335,3 +335,35 @@ async fn a_killed_server_restarts_with_every_finished_session_and_says_what_was_
     let r = s.http.post(format!("{}{cut}/redo?token={}", s.base, s.token)).form(&[("x", "")]).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
 }
+
+/// Debian's chromium, driven by Playwright (scripts/browser_check.py): every page in both
+/// languages and themes with no console error or failed request, and a transcript and a recording
+/// diagnosed through the upload form. Transcribes, so it runs with the recordings (scripts/test.sh).
+#[test]
+fn a_real_browser_loads_every_page_and_diagnoses_by_upload() {
+    let ivd = Ivd::with_models();
+    let s = Server::start(&ivd, &[]);
+    let out = crate::common::root().join("target/screenshots");
+    let python = std::env::var("IVD_BROWSER_PYTHON").unwrap_or_else(|_| "python3".into());
+    let o = std::process::Command::new(&python)
+        .arg(crate::common::root().join("scripts/browser_check.py"))
+        .arg(format!("{}/?token={}", s.base, s.token))
+        .arg(&out)
+        .arg(samples().join("en_agent_labeled.txt"))
+        .arg(crate::common::root().join("data/recordings/interview_en.m4a"))
+        .output()
+        .unwrap_or_else(|e| panic!("{python}: {e}; scripts/test.sh installs Playwright"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seen: Value = serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(seen["problems"], serde_json::json!([]), "{seen:#}");
+    let pages = seen["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 16);
+    for p in pages {
+        assert_eq!(p["html_lang"], if p["lang"] == "zh" { "zh-CN" } else { "en" }, "{p}");
+    }
+    let reports = seen["reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 2, "{seen:#}");
+    assert!(reports.iter().all(|r| r["questions"].as_u64().unwrap() >= 3), "{seen:#}");
+    assert_eq!(seen["history_rows"], 2);
+    assert!(out.join("home-zh-dark.png").exists() && out.join("report-interview_en_m4a.png").exists());
+}

@@ -87,7 +87,8 @@ fn secure_headers(h: &mut HeaderMap) {
     h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(csp));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    // Not "no-referrer": with it a browser sends `Origin: null` on our own form posts.
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
 }
 
 fn refuse(status: StatusCode, why: &str) -> Response {

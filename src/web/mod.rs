@@ -129,6 +129,7 @@ fn router(app: Shared) -> Router {
         .route("/kb/{id}", get(pages::kb_entry))
         .route("/status", get(pages::status))
         .route("/assets/{name}", get(pages::asset))
+        .route("/favicon.ico", get(pages::favicon))
         .fallback(pages::not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::check))
         .layer(DefaultBodyLimit::max(usize::try_from(body_limit).unwrap_or(usize::MAX)))

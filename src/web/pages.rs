@@ -29,6 +29,7 @@ const TEMPLATES: &[(&str, &str)] = &[
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.css", "text/css; charset=utf-8", include_str!("../../prompts/web/app.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../../prompts/web/app.js")),
+    ("icon.svg", "image/svg+xml", include_str!("../../prompts/web/icon.svg")),
 ];
 
 #[derive(Debug, Default, Deserialize)]
@@ -137,6 +138,11 @@ pub async fn asset(UrlPath(name): UrlPath<String>) -> Response {
     }
 }
 
+/// Browsers ask for `/favicon.ico` on every page, the reports' too.
+pub async fn favicon() -> Response {
+    asset(UrlPath("icon.svg".to_string())).await
+}
+
 pub async fn home(State(app): State<Shared>, headers: HeaderMap, q: Query<LangQuery>) -> Response {
     let ctx = context! {
         nav => "diagnose",
@@ -186,12 +192,15 @@ pub async fn history(State(app): State<Shared>, headers: HeaderMap, q: Query<Lan
         .filter(|r| r.profile == profile)
         .map(|r| {
             context! { id => r.id, at => r.created_at.get(..16).unwrap_or(&r.created_at).replace('T', " "), kind => r.kind,
-            source => r.source, overall => r.overall, band => crate::report::charts::band(r.overall), questions => r.questions }
+            source => r.source, overall => r.overall, band => crate::scoring::text::band(r.overall, lang), questions => r.questions }
         })
         .collect();
     let t = i18n::strings(lang);
     let trend_svg = (trend.len() >= 2).then(|| {
-        crate::report::charts::trend(&trend, [t["overall"], "completeness", "depth", "accuracy", "practicality"])
+        crate::report::charts::trend(
+            &trend,
+            [t["overall"], t["completeness"], t["depth"], t["accuracy"], t["practicality"]],
+        )
     });
     let ctx = context! { nav => "history", rows => rows, profiles => profiles, profile => profile, trend_svg => trend_svg.map(Value::from_safe_string) };
     page(&app, &headers, &q, "history.html.j2", StatusCode::OK, ctx)
@@ -288,6 +297,17 @@ pub async fn kb_search(State(app): State<Shared>, headers: HeaderMap, q: Query<L
             )
         }
     };
+    // Each hit's question in the page's language.
+    let lang = i18n::pick(q.lang.as_deref(), &headers);
+    let kb = app.ctx.load_kb().await.ok();
+    let hits: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let question =
+                kb.as_ref().and_then(|k| k.kb.get(&h.id)).map_or(h.question.as_str(), |e| e.question_in(lang));
+            context! { id => h.id, dimension => h.dimension, question => question }
+        })
+        .collect();
     let ctx = context! { nav => "kb", query => query, hits => hits, searched => !query.trim().is_empty() };
     page(&app, &headers, &q, "kb.html.j2", StatusCode::OK, ctx)
 }
