@@ -78,8 +78,9 @@ def main() -> int:
 def watch(page, problems):
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    # A navigation of ours cancels the icon's load now and then (net::ERR_ABORTED): not a failure.
-    page.on("requestfailed", lambda r: None if r.url.endswith("/icon.svg") and "ERR_ABORTED" in str(r.failure)
+    # Our own navigation cancels the icon's load, or the job's event stream when the page reloads
+    # on the final state, now and then (net::ERR_ABORTED): not a failure.
+    page.on("requestfailed", lambda r: None if (r.url.endswith("/icon.svg") or r.url.endswith("/events")) and "ERR_ABORTED" in str(r.failure)
             else problems.append(f"request failed: {r.url} {r.failure}"))
     page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
 
