@@ -17,6 +17,7 @@ mod roles;
 mod runtime;
 mod semantic;
 mod serve;
+mod serve_mock;
 mod split;
 mod tools;
 mod verdicts;

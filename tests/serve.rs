@@ -344,6 +344,7 @@ fn a_real_browser_loads_every_page_and_diagnoses_by_upload() {
     let ivd = Ivd::with_models();
     let s = Server::start(&ivd, &[]);
     let out = crate::common::root().join("target/screenshots");
+    let (spoken, seconds) = spoken_answer(ivd.home.path());
     let python = std::env::var("IVD_BROWSER_PYTHON").unwrap_or_else(|_| "python3".into());
     let o = std::process::Command::new(&python)
         .arg(crate::common::root().join("scripts/browser_check.py"))
@@ -351,19 +352,73 @@ fn a_real_browser_loads_every_page_and_diagnoses_by_upload() {
         .arg(&out)
         .arg(samples().join("en_agent_labeled.txt"))
         .arg(crate::common::root().join("data/recordings/interview_en.m4a"))
+        .arg(&spoken)
+        .env("IVD_SPOKEN_SECONDS", format!("{seconds:.1}"))
         .output()
         .unwrap_or_else(|e| panic!("{python}: {e}; scripts/test.sh installs Playwright"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let seen: Value = serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
     assert_eq!(seen["problems"], serde_json::json!([]), "{seen:#}");
     let pages = seen["pages"].as_array().unwrap();
-    assert_eq!(pages.len(), 16);
+    assert_eq!(pages.len(), 24);
     for p in pages {
         assert_eq!(p["html_lang"], if p["lang"] == "zh" { "zh-CN" } else { "en" }, "{p}");
     }
     let reports = seen["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 2, "{seen:#}");
     assert!(reports.iter().all(|r| r["questions"].as_u64().unwrap() >= 3), "{seen:#}");
-    assert_eq!(seen["history_rows"], 2);
+    // Two diagnoses and the mock interview; the four mocks ended unanswered left no report.
+    assert_eq!(seen["history_rows"], 3, "{seen:#}");
     assert!(out.join("home-zh-dark.png").exists() && out.join("report-interview_en_m4a.png").exists());
+    mock_in_the_browser(&seen["mock"], ivd.home.path());
+}
+
+/// An answer about reranking, spoken by espeak-ng: the fake microphone's capture. Its length.
+fn spoken_answer(dir: &std::path::Path) -> (std::path::PathBuf, f64) {
+    let wav = dir.join("spoken-answer.wav");
+    let text = "For reranking we first retrieve about fifty candidates with hybrid search. \
+                Then a cross encoder scores each pair of query and passage, and we keep the best five for the prompt.";
+    let o = std::process::Command::new("espeak-ng")
+        .args(["-v", "en-us", "-s", "150", "-w"])
+        .arg(&wav)
+        .arg(text)
+        .output()
+        .expect("espeak-ng (scripts/deps.sh installs it)");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = hound::WavReader::open(&wav).unwrap();
+    let seconds = r.duration() as f64 / r.spec().sample_rate as f64;
+    (wav, seconds)
+}
+
+/// What the browser saw of the mock interview, and what the server kept of it.
+fn mock_in_the_browser(m: &Value, home: &std::path::Path) {
+    let text = |k: &str| m[k].as_str().unwrap_or_else(|| panic!("{k}: {m:#}")).to_string();
+    assert!(text("timer_3min").contains("amber") && text("timer_5min").contains("red"), "{m:#}");
+    assert!(text("hint").len() > "Hint: ".len() + 3, "{m:#}");
+    assert_eq!(text("retaken"), text("first"), "a retake asks the same question: {m:#}");
+    for k in ["verdict_1", "verdict_retake", "verdict_spoken"] {
+        assert!(!text(k).trim().is_empty(), "{k}: {m:#}");
+    }
+    assert_eq!(m["expert_shown"], true, "{m:#}");
+    let heard = text("heard").to_lowercase();
+    assert!(!heard.is_empty(), "nothing was heard: {}", text("mic_status"));
+    let words = ["retrieve", "candidates", "hybrid", "search", "passage", "prompt"];
+    let found = words.iter().filter(|w| heard.contains(*w)).count();
+    assert!(found >= 4, "the spoken answer, transcribed: {heard:?}");
+    assert!(text("playback").starts_with("blob:"), "{m:#}");
+    assert!(text("report_url").contains("/sessions/"), "{m:#}");
+    // Kept: both attempts at the first question, the spoken answer as corrected, with its
+    // recording and its delivery.
+    let db = rusqlite::Connection::open(home.join("ivd.sqlite")).unwrap();
+    let state: String = db
+        .query_row("SELECT state FROM mock_sessions WHERE finished = 1 ORDER BY length(state) DESC LIMIT 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let state: Value = serde_json::from_str(&state).unwrap();
+    let answered = state["answered"].as_array().unwrap();
+    assert_eq!(answered.iter().filter(|a| a["retaken"] == true).count(), 1, "{state:#}");
+    let spoken = answered.iter().find(|a| a["recording"].is_string()).expect("a spoken answer");
+    assert!(spoken["answer"].as_str().unwrap().ends_with("We also cache frequent queries."), "{spoken:#}");
+    assert!(spoken["speech"].is_object(), "delivery analysed: {spoken:#}");
 }

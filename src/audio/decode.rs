@@ -48,7 +48,16 @@ pub fn decode(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
     if audio.mono.is_empty() {
         return Err(AudioError::NoSamples { path: path.to_path_buf() });
     }
-    Ok(audio)
+    Ok(clamped(audio))
+}
+
+/// Lossy decoders (Opus from a browser's recorder) and the resampler's ringing can overshoot full
+/// scale a little; everything downstream (the VAD first) takes [-1, 1].
+fn clamped(mut audio: Audio) -> Audio {
+    for x in audio.mono.iter_mut().chain(audio.channels.iter_mut().flatten()) {
+        *x = x.clamp(-1.0, 1.0);
+    }
+    audio
 }
 
 fn read_up_to(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {

@@ -1,6 +1,7 @@
 //! `ivd mock`: a mock interview in the terminal (or scripted with `--answers FILE`). Answers are
 //! multi-line, ended by an empty line (or `/done`); `/skip`, `/hint`, `/expert` (the previous
-//! question's expert answer) and `/quit` (save; `--resume` continues). Saved after every answer.
+//! question's expert answer), `/retake` (the previous prompt again, both attempts kept) and
+//! `/quit` (save; `--resume` continues). Saved after every answer.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -204,17 +205,7 @@ async fn start(
         lang,
     };
     let questions = mock_session::pick(kb, &draw)?;
-    let state = MockState {
-        lang,
-        level: a.difficulty.clone(),
-        calm: a.calm,
-        started_at: crate::audit::now_rfc3339(),
-        questions,
-        current: 0,
-        follow_up: None,
-        follow_ups_asked: 0,
-        answered: Vec::new(),
-    };
+    let state = MockState::new(questions, lang, &a.difficulty, a.calm);
     let json = serde_json::to_string(&state).map_err(|e| anyhow!(e))?;
     let p = profile.to_string();
     let id = sessions.with(move |s| s.mock_create(&p, &json, &crate::audit::now_rfc3339())).await?;
@@ -263,6 +254,12 @@ async fn interview(
                 return Ok(false);
             }
             "/skip" => state.skip(elapsed),
+            "/retake" => {
+                if !state.retake() {
+                    eprintln!("(nothing answered yet)");
+                }
+                continue;
+            }
             "/hint" => {
                 eprintln!("hint: {}", state.hint(kb).unwrap_or_else(|| "-".into()));
                 continue;

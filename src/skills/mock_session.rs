@@ -47,6 +47,16 @@ pub struct Answered {
     /// Delivery, when the answer was a recording (`scoring::speech::SpeechScore`).
     #[serde(default)]
     pub speech: Option<serde_json::Value>,
+    /// Taken again ([`MockState::retake`]): kept, but the later attempt is the one reported.
+    #[serde(default)]
+    pub retaken: bool,
+    /// How many follow-ups had been asked for this question before this answer (a retake puts
+    /// the count back).
+    #[serde(default)]
+    pub follow_ups_before: usize,
+    /// The recording's file name, when the answer was spoken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recording: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,6 +84,21 @@ pub struct Verdict {
 }
 
 impl MockState {
+    /// A session about to ask its first question.
+    pub fn new(questions: Vec<Planned>, lang: Lang, level: &str, calm: bool) -> MockState {
+        MockState {
+            lang,
+            level: level.to_string(),
+            calm,
+            started_at: crate::audit::now_rfc3339(),
+            questions,
+            current: 0,
+            follow_up: None,
+            follow_ups_asked: 0,
+            answered: Vec::new(),
+        }
+    }
+
     pub fn lang(&self) -> Lang {
         self.lang
     }
@@ -106,6 +131,9 @@ impl MockState {
                 elapsed_s,
                 content: None,
                 speech: None,
+                retaken: false,
+                follow_ups_before: self.follow_ups_asked,
+                recording: None,
             });
             self.advance();
         }
@@ -127,6 +155,23 @@ impl MockState {
         let last = self.answered.last()?;
         let e = kb.get(&self.questions.get(last.of)?.id)?;
         Some(e.expert_in(self.lang()).to_string())
+    }
+
+    /// Ask the last answered (or skipped) prompt again. The earlier attempt stays in the session,
+    /// marked retaken; what it decided (a follow-up, the next question) is undone. False when
+    /// there is nothing to retake.
+    pub fn retake(&mut self) -> bool {
+        let Some(last) = self.answered.iter_mut().rev().find(|a| !a.retaken) else { return false };
+        last.retaken = true;
+        self.current = last.of;
+        self.follow_up = last.follow_up.then(|| last.question.clone());
+        self.follow_ups_asked = last.follow_ups_before;
+        true
+    }
+
+    /// The latest attempt at each prompt (retaken ones left out).
+    pub fn kept(&self) -> impl Iterator<Item = &Answered> {
+        self.answered.iter().filter(|a| !a.retaken)
     }
 
     /// Score an answer, say the verdict, and decide what comes next (a follow-up or the next question).
@@ -172,6 +217,9 @@ impl MockState {
             elapsed_s,
             content: Some(c),
             speech: None,
+            retaken: false,
+            follow_ups_before: self.follow_ups_asked,
+            recording: None,
         });
         let follow_ups: Vec<String> =
             ctx.load_kb().await?.kb.get(&planned.id).map(|e| e.follow_ups_in(self.lang()).to_vec()).unwrap_or_default();
@@ -186,61 +234,13 @@ impl MockState {
         Ok(verdict)
     }
 
-    /// An answer given as a recording (`path` inside the context's data root): transcribed, scored
-    /// like a written one, and its delivery (pace, pauses, fillers, pitch and volume) analysed.
-    pub async fn answer_recording(
-        &mut self,
-        ctx: &ToolContext,
-        path: &str,
-        elapsed_s: f64,
-    ) -> Result<Verdict, ToolError> {
-        use crate::tools::analyze_speech::{AnalyzeSpeech, AnalyzeSpeechArgs, TimedWord};
-        use crate::tools::transcribe_audio::{TranscribeAudio, TranscribeAudioArgs};
-        let rec = call(
-            &TranscribeAudio,
-            TranscribeAudioArgs { path: path.to_string(), lang: Some(self.lang), channels: None, vad: None },
-            ctx,
-        )
-        .await?;
-        // The whole recording is the candidate's answer, whoever the clustering thought spoke.
-        let words: Vec<TimedWord> = rec
-            .turns
-            .iter()
-            .flat_map(|t| t.words.iter())
-            .map(|w| TimedWord { text: w.text.clone(), start_s: w.start_s, end_s: w.end_s })
-            .collect();
-        let text = rec.turns.iter().map(|t| t.text.trim()).collect::<Vec<_>>().join(" ");
-        let verdict = self.answer(ctx, &text, elapsed_s).await?;
-        if !words.is_empty() {
-            let speech = call(
-                &AnalyzeSpeech,
-                AnalyzeSpeechArgs {
-                    text: None,
-                    words,
-                    speech: rec.speech.clone(),
-                    filled_pauses: rec.filled_pauses.clone(),
-                    lang: Some(self.lang),
-                    f0_hz: rec.f0.clone(),
-                    level_db: rec.db.clone(),
-                    frames_from_s: 0.0,
-                },
-                ctx,
-            )
-            .await?;
-            if let Some(last) = self.answered.last_mut() {
-                last.speech = speech.speech.and_then(|s| serde_json::to_value(s).ok());
-            }
-        }
-        Ok(verdict)
-    }
-
     /// The final report, in the same formats as a diagnosis, kept in the history as a mock
     /// session (keyed by the digest of its answers).
     pub async fn report(&self, ctx: &ToolContext, format: ReportFormat) -> Result<(Report, String), ToolError> {
         let kb = ctx.load_kb().await?;
         let mut questions = Vec::new();
         let mut first_of: Vec<Option<usize>> = vec![None; self.questions.len()];
-        for a in self.answered.iter().filter(|a| !a.skipped) {
+        for a in self.kept().filter(|a| !a.skipped) {
             let Some(content) = a.content.clone() else { continue };
             let index = questions.len() + 1;
             let planned = &self.questions[a.of];

@@ -12,6 +12,7 @@ pub mod discovery;
 pub mod manifest;
 pub mod mock_interview;
 pub mod mock_session;
+pub mod mock_voice;
 pub mod registry;
 pub mod split_transcript;
 

@@ -27,6 +27,16 @@ impl Store {
             .map_err(|e| self.err(e))
     }
 
+    /// One session: (profile, state, finished).
+    pub fn mock_get(&self, id: i64) -> Result<Option<(String, String, bool)>, StoreError> {
+        self.conn
+            .query_row("SELECT profile, state, finished FROM mock_sessions WHERE id = ?1", params![id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0))
+            })
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
     /// The profile's latest unfinished session: (id, state).
     pub fn mock_unfinished(&self, profile: &str) -> Result<Option<(i64, String)>, StoreError> {
         self.conn

@@ -105,7 +105,7 @@ fn running(step: &str) -> JobState {
     }
 }
 
-fn new_id() -> String {
+pub(super) fn new_id() -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     format!("{:x}{:04x}", nanos, fastrand::u16(..))
 }
@@ -207,7 +207,7 @@ async fn finish(app: &Shared, job: &Job, outcome: Outcome) {
             state.overall = Some(report.summary.overall_score);
             state.speakers =
                 report.speakers.iter().map(|s| (s.name.clone().unwrap_or(s.id.clone()), role_name(s.role))).collect();
-            state.session = session_of(app, &job.spec, &report).await;
+            state.session = session_of(app, &job.spec.profile, &report).await;
         }
         Err(e) => {
             state.status = Status::Failed;
@@ -237,10 +237,10 @@ async fn render_all(ctx: &crate::tools::ToolContext, report: &Report, dir: &Path
     Ok(())
 }
 
-/// The history row the diagnosis was stored as: the newest of its profile with its source.
-async fn session_of(app: &Shared, spec: &Spec, report: &Report) -> Option<i64> {
+/// The history row a report was stored as: the newest of its profile with its source.
+pub(super) async fn session_of(app: &Shared, profile: &str, report: &Report) -> Option<i64> {
     let home = app.config.home.clone();
-    let (profile, source) = (spec.profile.clone(), report.source.path.clone());
+    let (profile, source) = (profile.to_string(), report.source.path.clone());
     let at = report.meta.generated_at.clone();
     tokio::task::spawn_blocking(move || {
         let store = crate::store::Store::open(&home).ok()?;

@@ -9,6 +9,7 @@
 mod guard;
 mod i18n;
 mod jobs;
+mod mock;
 mod pages;
 mod upload;
 
@@ -60,6 +61,7 @@ pub(crate) struct App {
     /// Uploads and job results live here, under the home: nothing is written elsewhere.
     pub work: PathBuf,
     pub jobs: Mutex<HashMap<String, Arc<jobs::Job>>>,
+    pub mock: mock::Runtime,
 }
 
 pub(crate) type Shared = Arc<App>;
@@ -86,7 +88,16 @@ pub async fn bind(config: Arc<Config>, opts: ServeOptions) -> Result<Bound, WebE
     let hosts = guard::allowed_hosts(&addr);
     let jobs = jobs::recover(&work.join("jobs"));
     let ctx = ToolContext::new(config.clone());
-    let app = Arc::new(App { config, ctx, token: token.clone(), hosts, opts, work, jobs: Mutex::new(jobs) });
+    let app = Arc::new(App {
+        config,
+        ctx,
+        token: token.clone(),
+        hosts,
+        opts,
+        work,
+        jobs: Mutex::new(jobs),
+        mock: Default::default(),
+    });
     let shown = if addr.ip().is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
     let url = format!("http://{shown}/?token={token}");
     Ok(Bound { addr, url, listener, app })
@@ -111,6 +122,11 @@ impl Bound {
     }
 }
 
+/// Forms without a file (an answer, roles, settings) are read whole: they get a small limit.
+fn small() -> DefaultBodyLimit {
+    DefaultBodyLimit::max(1 << 20)
+}
+
 fn router(app: Shared) -> Router {
     // Uploads are streamed to disk and counted there; this limit only has to let the largest through.
     let body_limit = app.opts.max_recording.max(app.opts.max_text).saturating_add(1 << 20);
@@ -119,12 +135,18 @@ fn router(app: Shared) -> Router {
         .route("/diagnose", post(jobs::upload))
         .route("/jobs/{id}", get(jobs::page))
         .route("/jobs/{id}/events", get(jobs::events))
-        .route("/jobs/{id}/redo", post(jobs::redo))
+        .route("/jobs/{id}/redo", post(jobs::redo).layer(small()))
         .route("/jobs/{id}/report.{ext}", get(jobs::report))
         .route("/history", get(pages::history))
         .route("/sessions/{id}", get(pages::session))
         .route("/sessions/{id}/report.{ext}", get(pages::session_download))
         .route("/sessions/{id}/delete", post(pages::delete_session))
+        .route("/mock", get(mock::setup).post(mock::start).layer(small()))
+        .route("/mock/{id}", get(mock::page))
+        .route("/mock/{id}/answer", post(mock::answer).layer(small()))
+        .route("/mock/{id}/recording", post(mock::recording))
+        .route("/mock/{id}/recordings/{rid}", get(mock::audio))
+        .route("/mock/{id}/{action}", post(mock::act).layer(small()))
         .route("/kb", get(pages::kb_search))
         .route("/kb/{id}", get(pages::kb_entry))
         .route("/status", get(pages::status))

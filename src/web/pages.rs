@@ -24,11 +24,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("kb.html.j2", include_str!("../../prompts/web/kb.html.j2")),
     ("entry.html.j2", include_str!("../../prompts/web/entry.html.j2")),
     ("status.html.j2", include_str!("../../prompts/web/status.html.j2")),
+    ("mock_setup.html.j2", include_str!("../../prompts/web/mock_setup.html.j2")),
+    ("mock.html.j2", include_str!("../../prompts/web/mock.html.j2")),
 ];
 
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.css", "text/css; charset=utf-8", include_str!("../../prompts/web/app.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../../prompts/web/app.js")),
+    ("mock.js", "text/javascript; charset=utf-8", include_str!("../../prompts/web/mock.js")),
     ("icon.svg", "image/svg+xml", include_str!("../../prompts/web/icon.svg")),
 ];
 
@@ -154,7 +157,7 @@ pub async fn home(State(app): State<Shared>, headers: HeaderMap, q: Query<LangQu
 }
 
 /// Blocking store work off the async workers, its error as a 500 page.
-async fn with_store<T: Send + 'static>(
+pub(super) async fn with_store<T: Send + 'static>(
     app: &Shared,
     work: impl FnOnce(&mut crate::store::Store) -> Result<T, crate::store::StoreError> + Send + 'static,
 ) -> Result<T, Response> {

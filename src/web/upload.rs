@@ -45,7 +45,7 @@ pub async fn receive(mut form: Multipart, dir: &Path, opts: &ServeOptions) -> Re
         if key == "file" && file.is_none() {
             file = Some(save(field, dir, opts).await?);
         } else if key != "file" {
-            let value = field.text().await.map_err(bad)?;
+            let value = small_text(field).await?;
             fields.insert(key, value.chars().take(1000).collect());
         }
     }
@@ -53,6 +53,28 @@ pub async fn receive(mut form: Multipart, dir: &Path, opts: &ServeOptions) -> Re
         file.ok_or_else(|| Refusal::new(StatusCode::BAD_REQUEST, "no file in the form: choose a file to diagnose"))?;
     Ok(Uploaded { name, recording, fields })
 }
+
+/// A form field beside the file: a name or a setting, read only as far as [`FIELD_MAX`] bytes.
+async fn small_text(mut field: Field<'_>) -> Result<String, Refusal> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
+        if bytes.len() + chunk.len() > FIELD_MAX {
+            return Err(Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the form field {:?} is longer than {} KiB; shorten it",
+                    field.name().unwrap_or(""),
+                    FIELD_MAX >> 10
+                ),
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    String::from_utf8(bytes).map_err(|_| Refusal::new(StatusCode::BAD_REQUEST, "a form field is not UTF-8 text"))
+}
+
+/// Largest form field beside the file.
+const FIELD_MAX: usize = 64 << 10;
 
 fn unreadable(e: axum::extract::multipart::MultipartError) -> Refusal {
     Refusal::new(
