@@ -28,8 +28,13 @@ impl Drop for Server {
 
 impl Server {
     pub fn start(ivd: &Ivd, extra: &[&str]) -> Server {
+        Server::start_env(ivd, extra, &[])
+    }
+
+    pub fn start_env(ivd: &Ivd, extra: &[&str], env: &[(&str, String)]) -> Server {
         let mut child = ivd
             .cmd()
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -188,6 +193,7 @@ async fn every_page_answers_in_the_browser_s_language() {
     let (status, status_page) = s.text("/status").await;
     assert_eq!(status, StatusCode::OK);
     assert!(status_page.contains("Not configured"), "no model is configured here: {status_page}");
+    assert!(status_page.contains("diagnose-transcript") && status_page.contains("mock-interview"), "{status_page}");
     for asset in ["/assets/app.css", "/assets/app.js"] {
         let r = s.get(asset).send().await.unwrap();
         assert_eq!(r.status(), StatusCode::OK, "{asset}");

@@ -149,3 +149,45 @@ async fn a_mock_recording_that_is_not_audio_is_refused_and_leaves_nothing() {
     let (status, _) = s.post(&format!("{at}/answer"), &[("text", "x"), ("recording", "../../etc")]).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+/// The status page says what `ivd doctor` says of the language model: it answers (a fake
+/// OpenAI-compatible server on loopback lists its models), or it is configured and silent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_page_probes_the_configured_language_model() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let fake = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(
+                serde_json::json!({"object": "list", "data": [{"id": "fake-model", "object": "model"}]}),
+            ),
+        )
+        .expect(1..)
+        .mount(&fake)
+        .await;
+    let ivd = Ivd::new();
+    let env = |url: String| {
+        vec![("OPENAI_BASE_URL", url), ("IVD_LLM_MODEL", "fake-model".to_string()), ("OPENAI_API_KEY", "k".to_string())]
+    };
+    let s = Server::start_env(&ivd, &[], &env(format!("{}/v1", fake.uri())));
+    let (_, page) = s.text("/status").await;
+    let llm = &page[page.find("id=\"llm\"").unwrap()..];
+    assert!(llm.contains("fake-model") && llm.contains("answers ("), "{llm}");
+    drop(s);
+    // Nothing listens there.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let s = Server::start_env(
+        &ivd,
+        &[],
+        &[
+            env(format!("http://{dead}/v1")),
+            vec![("IVD_LLM_RETRIES", "0".to_string()), ("IVD_LLM_TIMEOUT_S", "2".to_string())],
+        ]
+        .concat(),
+    );
+    let (status, page) = s.text("/status").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("configured but does not answer"), "{page}");
+}

@@ -8,7 +8,9 @@
 //! - [`audio`]: the recording pipeline stage by stage, against whisper.cpp's own CLI;
 //! - [`compare`]: many answers in one process against one process per answer;
 //! - [`batch`]: batch throughput with 1 and 2 jobs; [`llm`]: model-assisted diagnosis against a
-//!   slow fake endpoint.
+//!   slow fake endpoint;
+//! - [`serve`]: the web console on loopback (page loads, diagnosis through the page against the
+//!   CLI, a 10-minute recording, memory, concurrent loads during a diagnosis).
 
 pub mod audio;
 pub mod batch;
@@ -17,6 +19,7 @@ pub mod diagnosis;
 pub mod llm;
 pub mod samples;
 pub mod search;
+pub mod serve;
 
 use std::fmt;
 

@@ -18,11 +18,14 @@ pub struct BenchArgs {
     pub llm: bool,
     pub batch: bool,
     pub compare: bool,
+    pub serve: bool,
 }
 
 pub async fn run(config: Arc<Config>, a: BenchArgs) -> Result<(), CliError> {
     let result = if a.llm {
         bench::llm::run(config, a.runs).await
+    } else if a.serve {
+        bench::serve::run(&config).await
     } else if a.compare {
         off_thread(move || bench::compare::run(&config)).await
     } else if a.batch {

@@ -27,7 +27,7 @@ pub(super) async fn run(config: Arc<Config>, format: ListFormat) -> Result<(), C
         Ok(None) => (Ok(false), Vec::new(), None),
         Ok(Some(client)) => {
             let started = Instant::now();
-            match probe(&client).await {
+            match client.probe().await {
                 Ok(list) => (Ok(true), list, Some(started.elapsed().as_millis() as u64)),
                 Err(e) => (Err(e), Vec::new(), None),
             }
@@ -72,23 +72,6 @@ pub(super) async fn run(config: Arc<Config>, format: ListFormat) -> Result<(), C
     match endpoint {
         Err(e) => Err(CliError::from(anyhow!("the language model is configured but does not answer: {e}"))),
         Ok(_) => Ok(()),
-    }
-}
-
-/// `GET /models`; a server without that route is probed with a one-token completion instead.
-async fn probe(client: &LlmClient) -> Result<Vec<String>, String> {
-    match client.models().await {
-        Ok(list) => Ok(list),
-        Err(crate::llm::LlmError::Http { status: 404 | 405, .. }) => {
-            use async_openai::types::chat::{ChatCompletionRequestUserMessage, CreateChatCompletionRequest};
-            let req = CreateChatCompletionRequest {
-                messages: vec![ChatCompletionRequestUserMessage::from("ping").into()],
-                max_completion_tokens: Some(1),
-                ..Default::default()
-            };
-            client.chat(req).await.map(|_| Vec::new()).map_err(|e| e.to_string())
-        }
-        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -202,6 +202,10 @@ pub enum Command {
         /// Measure `compare --input` (many answers in one process) against one process per answer.
         #[arg(long)]
         compare: bool,
+        /// Measure the web console (`ivd serve`): page loads, a diagnosis through the page against
+        /// the CLI, a 10-minute recording, memory, 20 page loads at once during a diagnosis.
+        #[arg(long)]
+        serve: bool,
     },
     /// Ask the agent: a matching skill runs, otherwise the language model picks tools itself.
     Ask {
@@ -387,8 +391,8 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
             off_thread(move || history::run(&config, action, format, trend, all)).await
         }
         Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch, compare } => {
-            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch, compare };
+        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch, compare, serve } => {
+            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch, compare, serve };
             bench::run(config, a).await
         }
         Command::Models { action } => off_thread(move || models::run(&config, action)).await,

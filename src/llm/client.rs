@@ -126,6 +126,24 @@ impl LlmClient {
         Ok(ids)
     }
 
+    /// Whether the endpoint answers (`ivd doctor`, the console's status): the models it lists, or
+    /// (a server without `GET /models`) a one-token completion.
+    pub async fn probe(&self) -> Result<Vec<String>, String> {
+        match self.models().await {
+            Ok(list) => Ok(list),
+            Err(LlmError::Http { status: 404 | 405, .. }) => {
+                use async_openai::types::chat::{ChatCompletionRequestUserMessage, CreateChatCompletionRequest};
+                let req = CreateChatCompletionRequest {
+                    messages: vec![ChatCompletionRequestUserMessage::from("ping").into()],
+                    max_completion_tokens: Some(1),
+                    ..Default::default()
+                };
+                self.chat(req).await.map(|_| Vec::new()).map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     fn error(&self, e: OpenAIError) -> LlmError {
         match e {
             OpenAIError::ApiError(r) => {

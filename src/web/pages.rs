@@ -366,8 +366,19 @@ pub async fn status(State(app): State<Shared>, headers: HeaderMap, q: Query<Lang
         return (StatusCode::INTERNAL_SERVER_ERROR, "the status check failed").into_response();
     };
     let llm = &app.config.llm;
+    let skills = crate::skills::registry::SkillSet::load(
+        &crate::skills::registry::SkillSet::user_dirs(&app.config.home, &app.config.data_root),
+        &app.config.skills_disabled,
+    );
+    let (answers, llm_error, latency_ms) = probe_llm(llm).await;
     let ctx = context! {
         nav => "status",
+        skills => skills.skills.iter().map(|s| s.name().to_string()).collect::<Vec<_>>(),
+        skills_disabled => skills.disabled,
+        skill_problems => skills.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect::<Vec<_>>(),
+        llm_answers => answers,
+        llm_error => llm_error,
+        llm_latency_ms => latency_ms,
         home => app.config.home.display().to_string(),
         models_dir => models_dir,
         model_files => files.as_ref().ok().map(|f| f.0),
@@ -381,6 +392,21 @@ pub async fn status(State(app): State<Shared>, headers: HeaderMap, q: Query<Lang
         llm_url => llm.base_url,
     };
     page(&app, &headers, &q, "status.html.j2", StatusCode::OK, ctx)
+}
+
+/// Whether the configured endpoint answers, as `ivd doctor` asks it: (answers, error, latency).
+async fn probe_llm(settings: &crate::config::LlmSettings) -> (bool, Option<String>, Option<u64>) {
+    match crate::llm::LlmClient::from_settings(settings) {
+        Err(e) => (false, Some(e.to_string()), None),
+        Ok(None) => (false, None, None),
+        Ok(Some(client)) => {
+            let started = std::time::Instant::now();
+            match client.probe().await {
+                Ok(_) => (true, None, Some(started.elapsed().as_millis() as u64)),
+                Err(e) => (false, Some(e), None),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
