@@ -66,6 +66,26 @@ fn a_scripted_session_ends_in_a_report_and_history() {
     assert!(!stderr(&out).contains("/100 ·"), "{}", stderr(&out));
 }
 
+/// `/retake` asks the last prompt again: the report holds the later attempt, the session both.
+#[test]
+fn a_retaken_answer_is_reported_by_its_later_attempt() {
+    let ivd = Ivd::new();
+    let dir = tempfile::tempdir().unwrap();
+    let answers = script(dir.path(), &["I am not sure.", "/retake", GENERIC, "/skip", "/skip", "/skip", "/skip"]);
+    let out =
+        ivd.run(&["mock", "--count", "2", "--answers", answers.to_str().unwrap(), "--seed", "5", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let qs = r["questions"].as_array().unwrap();
+    assert_eq!(qs.len(), 1, "{qs:#?}");
+    assert_eq!(qs[0]["answer"], GENERIC);
+    let db = rusqlite::Connection::open(ivd.home.path().join("ivd.sqlite")).unwrap();
+    let state: String = db.query_row("SELECT state FROM mock_sessions", [], |r| r.get(0)).unwrap();
+    let state: Value = serde_json::from_str(&state).unwrap();
+    let first = &state["answered"][0];
+    assert_eq!((first["answer"].as_str(), first["retaken"].as_bool()), (Some("I am not sure."), Some(true)));
+}
+
 #[test]
 fn a_killed_session_resumes_where_it_stopped() {
     let ivd = Ivd::new();

@@ -222,8 +222,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
-    /// The local web console: diagnose by upload, reports, history, the knowledge base and status,
-    /// at http://127.0.0.1:8787 with a per-launch token (printed).
+    /// The local web console: diagnose by upload, mock interviews (typed or by microphone), reports,
+    /// history, the knowledge base and status, at http://127.0.0.1:8787 with a per-launch token.
     Serve(serve::ServeArgs),
     /// Diagnose every transcript, document and recording under a folder: resumable, in parallel,
     /// shardable across machines (`--shard I/N`); `batch merge OUT` joins the shards' outputs.
