@@ -202,6 +202,13 @@ async fn every_page_answers_in_the_browser_s_language() {
     assert_eq!(s.text("/assets/../Cargo.toml").await.0, StatusCode::NOT_FOUND);
 }
 
+/// The first half of a sample recording's bytes.
+fn half_of(name: &str) -> Vec<u8> {
+    let mut b = std::fs::read(crate::common::root().join("data/recordings").join(name)).unwrap();
+    b.truncate(b.len() / 2);
+    b
+}
+
 /// A WAV whose header promises 4 s of which only 1 s arrived.
 fn truncated_wav() -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
@@ -232,6 +239,10 @@ async fn bad_uploads_get_a_4xx_and_a_reason_and_leave_nothing() {
         ("photo.wav", png.clone(), StatusCode::UNPROCESSABLE_ENTITY, "PNG image"),
         ("notes.txt", png, StatusCode::UNPROCESSABLE_ENTITY, "PNG image"),
         ("cut.wav", truncated_wav(), StatusCode::UNPROCESSABLE_ENTITY, "truncated"),
+        // Compressed recordings cut in half (an interrupted copy): their headers promise more.
+        ("cut.flac", half_of("interview_en.flac"), StatusCode::UNPROCESSABLE_ENTITY, "cannot be used"),
+        ("cut.m4a", half_of("interview_en.m4a"), StatusCode::UNPROCESSABLE_ENTITY, "cannot be used"),
+        ("cut.mp3", half_of("interview_en.mp3"), StatusCode::UNPROCESSABLE_ENTITY, "cannot be used"),
         ("../../escape.txt", b"Interviewer: hi".to_vec(), StatusCode::BAD_REQUEST, "is a path"),
         ("tool.exe", b"MZ".to_vec(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "neither a transcript"),
         (

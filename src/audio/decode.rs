@@ -233,6 +233,51 @@ fn open_track(path: &Path) -> Result<Opened, AudioError> {
     Ok((format, decoder, track_id, codec_name))
 }
 
+/// Containers whose header says how long the audio is: a file holding much less was cut short.
+/// (Ogg and WebM, a browser's recorder among them, do not say it up front.)
+const LENGTH_IN_HEADER: &[&str] = &["flac", "m4a", "mp4", "aac", "mp3"];
+
+/// Whether a compressed recording holds the audio its header promises, read packet by packet
+/// without decoding (cheap): an interrupted copy or upload is refused with what it holds, rather
+/// than diagnosed as half an interview. Files that do not say their length pass.
+pub fn check_complete(path: &Path) -> Result<(), AudioError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if !LENGTH_IN_HEADER.contains(&ext.as_str()) {
+        return Ok(());
+    }
+    let (mut format, _, track_id, _) = open_track(path)?;
+    let Some(track) = format.tracks().iter().find(|t| t.id == track_id) else { return Ok(()) };
+    let (Some(promised), Some(rate)) = (track.codec_params.n_frames, track.codec_params.sample_rate) else {
+        return Ok(());
+    };
+    let mut held: u64 = 0;
+    let mut cut = false;
+    loop {
+        match format.next_packet() {
+            Ok(p) if p.track_id() == track_id => held += p.dur,
+            Ok(_) => {}
+            Err(SymError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(_) => {
+                cut = true;
+                break;
+            }
+        }
+    }
+    // A few frames' slack for encoder padding; a cut copy misses far more.
+    if cut || (held as f64) < promised as f64 * 0.98 - f64::from(rate) * 0.5 {
+        let secs = |n: u64| n as f64 / f64::from(rate.max(1));
+        return Err(AudioError::Corrupt {
+            path: path.to_path_buf(),
+            detail: format!(
+                "it is truncated: its header promises {:.1} s of audio but the file holds about {:.1} s; use the complete recording",
+                secs(promised),
+                secs(held)
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn decode_other(path: &Path, keep_channels: bool) -> Result<Audio, AudioError> {
     let (mut format, mut decoder, track_id, codec_name) = open_track(path)?;
     let mut mixer: Option<Mixer> = None;

@@ -261,6 +261,10 @@ pub async fn answer(
         let why = format!("{}; {}", e.message, e.suggestion);
         return error_page(&app, &headers, &q, StatusCode::UNPROCESSABLE_ENTITY, why);
     }
+    if let Some(rid) = field(&form, "recording") {
+        // Scored: what was heard is in the session now (the file stays for playback).
+        app.mock.heard.lock().unwrap_or_else(|p| p.into_inner()).remove(&format!("{id}/{rid}"));
+    }
     after_change(&app, id, &profile, &state).await
 }
 

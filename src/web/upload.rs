@@ -197,6 +197,17 @@ async fn sniff(path: &Path, name: &str, ext: &str, len: u64) -> Result<(), Refus
     }
     if looks == Some("WAV") {
         wav_complete(path, name, len).map_err(media)?;
+    } else if crate::audio::AUDIO_EXTENSIONS.contains(&ext) {
+        let p = path.to_path_buf();
+        let checked = tokio::task::spawn_blocking(move || crate::audio::decode::check_complete(&p)).await;
+        if let Ok(Err(e)) = checked {
+            let why = match e {
+                crate::audio::AudioError::Corrupt { detail, .. }
+                | crate::audio::AudioError::Unsupported { detail, .. } => detail,
+                other => other.to_string(),
+            };
+            return Err(media(format!("{name} cannot be used: {why}")));
+        }
     }
     Ok(())
 }
