@@ -21,7 +21,9 @@
       const source = new EventSource(job.dataset.events);
       source.addEventListener("state", function (e) {
         const s = JSON.parse(e.data);
-        document.getElementById("step").textContent = s.step || "…";
+        const step = document.getElementById("step");
+        // The stage's name in the page's language (data-KEY), else the key itself.
+        step.textContent = (s.step && step.dataset[s.step]) || s.step || "…";
         document.getElementById("percent").textContent = s.percent;
         document.getElementById("bar").value = s.percent;
         if (s.status !== "running") { source.close(); window.location.reload(); }

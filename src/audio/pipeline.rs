@@ -101,9 +101,14 @@ pub fn speaker_encoder(models: &Models) -> Option<Encoder> {
     }
 }
 
+/// What `progress` is told: the stage under way ("decoding", "voices", "transcribing") and the
+/// fraction of it done.
+pub type StageProgress<'a> = &'a mut dyn FnMut(&'static str, f64);
+
 /// Decode `path`, find its speech and tell its speakers apart (by voice, or by stereo side).
-pub fn listen(path: &Path, models: &Models, opts: &Options) -> Result<Heard, AudioError> {
+pub fn listen(path: &Path, models: &Models, opts: &Options, progress: StageProgress<'_>) -> Result<Heard, AudioError> {
     let mut timings = Timings::default();
+    progress("decoding", 0.0);
     let t = Instant::now();
     let audio = decode::decode(path, opts.channels.is_some())?;
     timings.decode_ms = ms(t);
@@ -116,6 +121,7 @@ pub fn listen(path: &Path, models: &Models, opts: &Options) -> Result<Heard, Aud
             ),
         });
     }
+    progress("voices", 0.0);
     let t = Instant::now();
     let activity = vad::detect(&audio.mono, opts.vad, models)?;
     timings.vad_ms = ms(t);
@@ -136,15 +142,18 @@ pub fn listen(path: &Path, models: &Models, opts: &Options) -> Result<Heard, Aud
     Ok(Heard { audio, activity, frames, filled_pauses, diarization, timings })
 }
 
-/// Decode, detect and transcribe `path`. `progress` gets the fraction of transcription done.
+/// Decode, detect and transcribe `path`, telling `progress` each stage and how far transcription is.
 pub fn process(
     path: &Path,
     models: &Models,
     opts: &Options,
-    progress: &mut dyn FnMut(f64),
+    progress: StageProgress<'_>,
     cancel: &CancellationToken,
 ) -> Result<Recording, AudioError> {
-    let Heard { audio, activity, frames, filled_pauses, diarization, mut timings } = listen(path, models, opts)?;
+    let Heard { audio, activity, frames, filled_pauses, diarization, mut timings } =
+        listen(path, models, opts, &mut *progress)?;
+    let mut transcribing = |f: f64| progress("transcribing", f);
+    let progress = &mut transcribing;
     let transcription = if activity.regions.is_empty() {
         Transcription { language: opts.language.unwrap_or(Lang::En), segments: Vec::new() }
     } else {

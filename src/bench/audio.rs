@@ -106,7 +106,7 @@ fn transcription_figures(
     let threads = whisper::default_threads();
     let opts = Options { threads, ..Options::default() };
     let t = Instant::now();
-    let rec = pipeline::process(file, models, &opts, &mut |_| {}, &CancellationToken::new())?;
+    let rec = pipeline::process(file, models, &opts, &mut |_, _| {}, &CancellationToken::new())?;
     let total_s = secs(t);
     let ours = rec.timings.transcribe_ms as f64 / 1000.0;
     println!(
@@ -123,7 +123,7 @@ fn transcription_figures(
     // encoder pass, which matters on short clips).
     let lang = rec.transcription.language;
     let fixed = Options { threads, language: Some(lang), ..Options::default() };
-    let rec2 = pipeline::process(file, models, &fixed, &mut |_| {}, &CancellationToken::new())?;
+    let rec2 = pipeline::process(file, models, &fixed, &mut |_, _| {}, &CancellationToken::new())?;
     let ours = rec2.timings.transcribe_ms as f64 / 1000.0;
     println!("ivd transcription with --lang {lang}: {:.2} s, real-time factor {:.3}", ours, ours / audio.duration_s());
     match whisper_cli {

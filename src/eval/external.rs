@@ -201,7 +201,7 @@ fn score_all(
                             let ev = kb.evidence(q, a, chosen, cancel)?;
                             let signals = chosen
                                 .and_then(|i| kb.kb.entries.get(i))
-                                .map(|e| crate::scoring::reference_only::Signals::read(q, a, e, &ev, lang));
+                                .map(|_| crate::scoring::reference_only::Signals::read(&ev));
                             let features = serde_json::json!({
                                 "completeness": c.completeness.score, "accuracy": c.accuracy.score,
                                 "depth": c.depth.score, "practicality": c.practicality.score,

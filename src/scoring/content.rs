@@ -145,9 +145,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     // An imported bank's entry is a question and a reference: its own model (`reference_only`).
     let imported = inp.reference.filter(|e| e.is_imported());
     let mut overall = match imported {
-        Some(e) => super::reference_only::Signals::read(inp.question, inp.answer, e, inp.evidence, inp.lang)
-            .overall()
-            .round() as u32,
+        Some(_) => super::reference_only::Signals::read(inp.evidence).overall().round() as u32,
         None => calibrate(raw).round() as u32,
     };
 
@@ -162,7 +160,8 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     if non_answer {
         overall = overall.min(CAP_NON_ANSWER);
         notes.push(tx.gives_up());
-    } else if u < FRAGMENT_UNITS {
+    } else if u < FRAGMENT_UNITS && imported.is_none() {
+        // A bank's short reference is answered in a few words ("push and pop"): its model judges.
         overall = overall.min(CAP_NON_ANSWER + 5);
         notes.push(tx.one_liner());
     } else if u < ONE_LINER_UNITS && imported.is_none() {

@@ -115,6 +115,9 @@ async fn steps(
 ) -> Result<(Report, String, Vec<String>), ToolError> {
     // The recording first: a file that does not decode should fail before the index loads.
     let rec = transcribe(ctx, path, audio).await?;
+    if let Some(p) = &ctx.progress {
+        (p.0)("scoring", 0.0);
+    }
     let (split, turns) = split_recording(ctx, &rec, hints, audio.channels.is_some()).await?;
     let mut questions = question_reports(ctx, &split.pairs, lang).await?;
     for (pair, q) in split.pairs.iter().zip(questions.iter_mut()) {

@@ -122,7 +122,7 @@ fn run(
 fn listen(ctx: &ToolContext, path: &std::path::Path, channels: Option<ChannelMode>) -> Result<Voices, ToolError> {
     let models = Models::new(&ctx.config);
     let opts = Options { channels, vad: VadKind::default(), ..Options::default() };
-    let heard = pipeline::listen(path, &models, &opts)?;
+    let heard = pipeline::listen(path, &models, &opts, &mut |_, _| {})?;
     let d = &heard.diarization;
     let name = |s: usize| match (channels.is_some(), s) {
         (true, 0) => "Interviewer".to_string(),

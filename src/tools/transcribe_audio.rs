@@ -129,9 +129,9 @@ impl Tool for TranscribeAudio {
         let progress = ctx.progress.clone();
         // Whisper is CPU-bound for minutes: off the async workers.
         let rec = tokio::task::spawn_blocking(move || {
-            let mut report = |f: f64| {
+            let mut report = |step: &'static str, f: f64| {
                 if let Some(p) = &progress {
-                    (p.0)("transcribing", f)
+                    (p.0)(step, f)
                 }
             };
             pipeline::process(&path, &models, &opts, &mut report, &cancel)
