@@ -245,3 +245,35 @@ fn quiz_banks_from_other_fields_agree_with_their_graders() {
         assert!(full >= 70.0 && full > mostly && mostly > empty && empty <= 25.0, "{lang}: {full} {mostly} {empty}");
     }
 }
+
+/// An imported bank is the base everywhere `--kb` reaches: a mock interview asks its questions
+/// and scores against its references; the web console searches it and shows its entries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_bank_drives_mock_and_the_console() {
+    let ivd = Ivd::with_models();
+    let dir = tempfile::tempdir().unwrap();
+    let kb = dir.path().join("kb");
+    let bank = root().join("data/eval/sag_bank_en.jsonl");
+    assert!(ivd.run(&["kb", "import", bank.to_str().unwrap(), "--out", kb.to_str().unwrap()]).status.success());
+    let kb = kb.to_str().unwrap();
+    let questions: Vec<String> = std::fs::read_to_string(&bank)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["question"].as_str().unwrap().to_string())
+        .collect();
+    let answers = write(dir.path(), "answers.txt", "/expert\n---\nI don't know.\n");
+    let o = ivd.run(&["--kb", kb, "mock", "--count", "2", "--seed", "3", "--answers", answers.to_str().unwrap()]);
+    // The conversation goes to stderr (stdout is for --format json).
+    let out = stderr(&o);
+    assert!(o.status.success(), "{out}");
+    let asked: Vec<&String> = questions.iter().filter(|q| out.contains(q.as_str())).collect();
+    assert_eq!(asked.len(), 2, "the bank's questions are asked: {out}");
+    assert!(out.contains("/100"), "{out}");
+
+    let s = crate::serve::Server::start(&ivd, &["--kb", kb]);
+    let (status, page) = s.text("/kb?q=race+condition").await;
+    assert_eq!(status, reqwest::StatusCode::OK);
+    assert!(page.contains("What is a race condition?"), "{page}");
+    let (_, page) = s.text("/kb/os-01").await;
+    assert!(page.contains("unpredictable timing"), "the entry shows its reference: {page}");
+}
