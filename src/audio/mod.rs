@@ -3,6 +3,7 @@
 
 pub mod decode;
 pub mod features;
+pub mod hans;
 pub mod hesitation;
 pub mod pipeline;
 pub mod resample;

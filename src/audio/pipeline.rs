@@ -186,6 +186,8 @@ pub fn process(
             }
         }
     };
+    // Simplified characters whether the text came from whisper or from a cache written before.
+    let transcription = super::hans::simplify(transcription);
     let turns = turns::build(&transcription, &diarization, transcription.language);
     Ok(Recording {
         source: audio.source.clone(),
