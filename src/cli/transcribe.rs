@@ -2,12 +2,12 @@
 //! progress bar and Ctrl-C live here, at the edge.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use super::{context_for_file, write_stdout, CliError, RoleArgs};
@@ -68,27 +68,60 @@ pub enum TranscriptFormat {
     Json,
 }
 
-/// A context whose long steps draw a progress bar on stderr (when it is a terminal) and stop on
-/// Ctrl-C.
-fn interactive(ctx: ToolContext) -> (ToolContext, ProgressBar) {
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let b = ProgressBar::new(1000);
-        b.set_style(
-            ProgressStyle::with_template("{msg:>12} [{bar:40}] {percent:>3}% ({elapsed}, about {eta} left)")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        b.enable_steady_tick(Duration::from_millis(200));
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+/// One progress bar per stage of a recording (decoding, voices, transcribing, scoring) on stderr
+/// when it is a terminal: a finished stage stays as a line with its time, the current one moves.
+#[derive(Clone)]
+struct StageBars {
+    bars: MultiProgress,
+    current: Arc<Mutex<Option<(String, ProgressBar)>>>,
+}
+
+impl StageBars {
+    fn new() -> StageBars {
+        let bars = MultiProgress::new();
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            bars.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        StageBars { bars, current: Arc::new(Mutex::new(None)) }
+    }
+
+    fn update(&self, step: &str, f: f64) {
+        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if current.as_ref().is_none_or(|(name, _)| name != step) {
+            if let Some((_, done)) = current.take() {
+                done.set_position(1000);
+                done.finish();
+            }
+            let b = self.bars.add(ProgressBar::new(1000));
+            b.set_style(
+                ProgressStyle::with_template("{msg:>12} [{bar:40}] {percent:>3}% ({elapsed}, about {eta} left)")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            b.set_message(step.to_string());
+            b.enable_steady_tick(Duration::from_millis(200));
+            *current = Some((step.to_string(), b));
+        }
+        if let Some((_, b)) = current.as_ref() {
+            b.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64);
+        }
+    }
+
+    /// The stage under way is done too; finished stages stay on screen.
+    fn finish(&self) {
+        if let Some((_, b)) = self.current.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            b.set_position(1000);
+            b.finish();
+        }
+    }
+}
+
+/// A context whose long steps draw progress bars per stage and stop on Ctrl-C.
+fn interactive(ctx: ToolContext) -> (ToolContext, StageBars) {
+    let bars = StageBars::new();
     let mut ctx = ctx;
-    let b = bar.clone();
-    ctx.progress = Some(Progress(Arc::new(move |step: &str, f: f64| {
-        b.set_message(step.to_string());
-        b.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64);
-    })));
+    let b = bars.clone();
+    ctx.progress = Some(Progress(Arc::new(move |step: &str, f: f64| b.update(step, f))));
     let cancel = ctx.cancel.clone();
     // A second handler cannot be installed (tests run commands in-process): then Ctrl-C simply kills.
     let _ = ctrlc::set_handler(move || {
@@ -98,7 +131,7 @@ fn interactive(ctx: ToolContext) -> (ToolContext, ProgressBar) {
         }
         cancel.cancel();
     });
-    (ctx, bar)
+    (ctx, bars)
 }
 
 pub(super) async fn diagnose(
@@ -123,7 +156,7 @@ pub(super) async fn diagnose(
         &audio.options(lang),
     )
     .await;
-    bar.finish_and_clear();
+    bar.finish();
     let (report, rendered, warnings) = result.map_err(|e| {
         let mut err = CliError::from(e);
         err.error = err.error.context(format!("cannot diagnose {}", file.display()));
@@ -171,7 +204,7 @@ pub(super) async fn transcribe(
     let (ctx, bar) = interactive(ctx);
     let opts = audio.options(lang);
     let rec = diagnose_audio::transcribe(&ctx, &name, &opts).await;
-    bar.finish_and_clear();
+    bar.finish();
     let rec = rec.map_err(|e| {
         let mut err = CliError::from(e);
         err.error = err.error.context(format!("cannot transcribe {}", file.display()));
