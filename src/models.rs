@@ -16,6 +16,8 @@ use crate::config::Config;
 
 /// The provisioning script, written to a temporary file and run by `ivd models fetch`.
 const PROVISION_SCRIPT: &str = include_str!("../scripts/provision_models.py");
+/// Its CAM++ converter (numpy + onnx, no torch), written beside it and named on its command line.
+const CAMPPLUS_CONVERTER: &str = include_str!("../scripts/campplus_onnx.py");
 /// Records which files were hashed and found intact, by size and modification time, so a load does
 /// not re-hash 120 MB each time; any change to a file makes it be hashed again.
 const VERIFIED_STAMP: &str = ".verified.json";
@@ -30,6 +32,7 @@ pub const E5_TOKENIZER_CONFIG: &str = "e5-tokenizer-config";
 pub const WHISPER_BASE: &str = "whisper-base";
 pub const SILERO_VAD: &str = "silero-vad";
 pub const SPEAKER_GE2E: &str = "speaker-ge2e";
+pub const SPEAKER_CAMPPLUS: &str = "speaker-campplus";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -164,9 +167,13 @@ impl Models {
         std::fs::create_dir_all(&self.dir).map_err(|source| ModelError::Io { path: self.dir.clone(), source })?;
         let script = self.dir.join(".provision_models.py");
         std::fs::write(&script, PROVISION_SCRIPT).map_err(|source| ModelError::Io { path: script.clone(), source })?;
+        let converter = self.dir.join(".campplus_onnx.py");
+        std::fs::write(&converter, CAMPPLUS_CONVERTER)
+            .map_err(|source| ModelError::Io { path: converter.clone(), source })?;
         let python = std::env::var("IVD_PYTHON").unwrap_or_else(|_| "python3".into());
         let mut cmd = Command::new(&python);
         cmd.arg(&script).arg("--dest").arg(&self.dir).arg("--source").arg(source);
+        cmd.arg("--campplus-converter").arg(&converter);
         if skip_whisper {
             cmd.arg("--skip-whisper");
         }

@@ -5,6 +5,7 @@ mod architecture;
 mod audio;
 mod bank;
 mod batch;
+mod campplus;
 mod common;
 mod diagnose;
 mod documents;

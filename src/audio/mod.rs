@@ -1,6 +1,7 @@
 //! Recordings: decoding to 16 kHz mono, voice activity, whisper transcription and acoustic speaker
 //! detection. Everything here works on `f32` samples in [-1, 1] at [`SAMPLE_RATE`].
 
+pub mod campplus;
 pub mod decode;
 pub mod features;
 pub mod hans;
