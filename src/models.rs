@@ -31,7 +31,6 @@ pub const E5_SPECIAL_TOKENS: &str = "e5-special-tokens";
 pub const E5_TOKENIZER_CONFIG: &str = "e5-tokenizer-config";
 pub const WHISPER_BASE: &str = "whisper-base";
 pub const SILERO_VAD: &str = "silero-vad";
-pub const SPEAKER_GE2E: &str = "speaker-ge2e";
 pub const SPEAKER_CAMPPLUS: &str = "speaker-campplus";
 
 #[derive(Debug, thiserror::Error)]

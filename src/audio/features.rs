@@ -1,6 +1,6 @@
 //! Acoustic features at 10 ms steps: MFCCs (who is speaking), fundamental frequency (pitch
 //! variation) and loudness (volume variation). Plain DSP, no model; the MFCC voice prints are the
-//! fallback when the GE2E speaker encoder (`voiceprint`) is not provisioned.
+//! fallback when the CAM++ speaker encoder is not provisioned.
 
 use std::sync::Arc;
 

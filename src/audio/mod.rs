@@ -13,7 +13,7 @@ pub mod speakers;
 pub mod transcript_cache;
 pub mod turns;
 pub mod vad;
-pub mod voiceprint;
+pub mod voices;
 pub mod whisper;
 
 use std::path::PathBuf;

@@ -7,13 +7,13 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
+use super::campplus::CamPlus;
 use super::features::{self, Frames};
 use super::hesitation;
 use super::speakers::{self, ChannelMode, Diarization};
 use super::transcript_cache;
 use super::turns::{self, AudioTurn};
 use super::vad::{self, Activity, Span, VadKind};
-use super::voiceprint::Encoder;
 use super::whisper::{self, Transcriber, Transcription};
 use super::{decode, AudioError, SourceFormat};
 use crate::lang::Lang;
@@ -85,15 +85,11 @@ pub struct Heard {
     pub timings: Timings,
 }
 
-/// The GE2E speaker encoder, when provisioned; without it voices are told apart by pitch and
+/// The CAM++ speaker encoder, when provisioned; without it voices are told apart by pitch and
 /// cepstral means (a home provisioned before the encoder existed: `ivd models fetch` adds it).
-pub fn speaker_encoder(models: &Models) -> Option<Encoder> {
-    let loaded = models
-        .file(models::SPEAKER_GE2E)
-        .map_err(|e| e.to_string())
-        .and_then(|p| Encoder::load(&p).map_err(|e| e.to_string()));
-    match loaded {
-        Ok(e) => Some(e),
+pub fn speaker_model(models: &Models) -> Option<CamPlus> {
+    match CamPlus::load(models) {
+        Ok(m) => Some(m),
         Err(e) => {
             tracing::warn!("speaker encoder unavailable, telling voices apart by pitch and cepstra: {e}");
             None
@@ -129,11 +125,12 @@ pub fn listen(path: &Path, models: &Models, opts: &Options, progress: StageProgr
     let mut frames = features::frames(&audio.mono);
     let diarization = match opts.channels {
         Some(mode) => speakers::by_channels(&audio, &activity, mode),
-        None => {
-            let encoder = speaker_encoder(models);
-            let voices = encoder.as_ref().map(|encoder| speakers::Voices { encoder, samples: &audio.mono });
-            speakers::diarize(&frames, &activity, voices.as_ref())
-        }
+        None => match speaker_model(models) {
+            Some(model) => {
+                super::voices::diarize(&frames, &speakers::split_at_dips(&frames, &activity), &audio.mono, &model)?
+            }
+            None => speakers::diarize(&frames, &activity),
+        },
     };
     let filled_pauses = hesitation::filled_pauses(&frames);
     frames.mfcc = Vec::new();

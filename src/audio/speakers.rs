@@ -1,6 +1,6 @@
-//! Who spoke when, from the audio: speech regions are cut into pieces of at most [`PIECE_S`], each
-//! piece gets a voice print (a GE2E speaker embedding, or MFCC means and pitch when the encoder is
-//! not provisioned), the prints are clustered agglomeratively
+//! Who spoke when, from the audio, when the CAM++ speaker encoder is not provisioned (with it:
+//! `voices`): speech regions are cut into pieces of at most [`PIECE_S`], each piece gets a voice
+//! print of MFCC means and pitch, the prints are clustered agglomeratively
 //! with the number of speakers (1 to [`MAX_SPEAKERS`]) chosen by silhouette, and a region keeps one
 //! speaker unless it is long. In the channel mode each side of a stereo file is one speaker.
 
@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use super::features::{self, frame_at, Frames};
 use super::vad::{rms, Activity, Span};
-use super::voiceprint::Encoder;
 use super::{sample_at, Audio};
 
 /// Longest piece given one voice print: long enough for stable statistics (2 s is the usual
@@ -22,11 +21,6 @@ const MIN_PRINT_S: f64 = 0.6;
 /// Rousseeuw's bands: 0.26-0.50 "weak structure, could be artificial", 0.51-0.70 "reasonable".
 /// Measured: one real speaker (jfk.wav) splits at 0.26, the two espeak-ng voices at about 0.5.
 pub const MIN_SILHOUETTE: f64 = 0.35;
-/// The same with GE2E voice prints, which spread more within one voice. Measured on 2 s pieces: one
-/// real speaker (jfk.wav) 0.09; the two espeak-ng voices 0.26, the two Chinese voices 0.31; the two
-/// women of pyannote's phone call only 0.08-0.12 (Resemblyzer itself puts their turns 0.64-0.87
-/// apart in cosine against 0.76-0.92 within a voice), so that call reads as one voice.
-pub const EMBED_MIN_SILHOUETTE: f64 = 0.2;
 /// Agglomerative clustering is cubic in the pieces: beyond this many, cluster an even sample and
 /// give the rest the nearest centroid.
 const MAX_CLUSTERED: usize = 400;
@@ -107,7 +101,7 @@ const DIP_DB: f32 = 20.0;
 const MIN_DIP_S: f64 = 0.15;
 
 /// The speech regions cut again at their quiet dips, so that pieces line up with turn changes.
-fn split_at_dips(frames: &Frames, activity: &Activity) -> Activity {
+pub fn split_at_dips(frames: &Frames, activity: &Activity) -> Activity {
     let mut regions = Vec::new();
     let min_run = (MIN_DIP_S / features::frame_time(1)).ceil() as usize;
     for r in &activity.regions {
@@ -141,60 +135,29 @@ fn split_at_dips(frames: &Frames, activity: &Activity) -> Activity {
     Activity { regions, duration_s: activity.duration_s }
 }
 
-/// Voice prints from the GE2E speaker encoder: the recording's samples and the loaded encoder.
-pub struct Voices<'a> {
-    pub encoder: &'a Encoder,
-    pub samples: &'a [f32],
+/// Each piece's voice print: pitch and cepstral means (none for a piece too short).
+fn prints_of(pieces: &[(Span, usize)], frames: &Frames) -> Vec<Option<Vec<f32>>> {
+    pieces
+        .iter()
+        .map(|(s, _)| {
+            (s.len() >= MIN_PRINT_S)
+                .then(|| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s)))
+                .flatten()
+        })
+        .collect()
 }
 
-/// Each piece's voice print: GE2E embeddings when the encoder is there (on all cores), else pitch
-/// and cepstral means.
-fn prints_of(pieces: &[(Span, usize)], frames: &Frames, voices: Option<&Voices>) -> Vec<Option<Vec<f32>>> {
-    let Some(v) = voices else {
-        return pieces
-            .iter()
-            .map(|(s, _)| {
-                (s.len() >= MIN_PRINT_S)
-                    .then(|| features::voice_print(frames, frame_at(s.start_s), frame_at(s.end_s)))
-                    .flatten()
-            })
-            .collect();
-    };
-    let one = |s: &Span| {
-        let (a, b) = (sample_at(s.start_s, v.samples.len()), sample_at(s.end_s, v.samples.len()));
-        (s.len() >= MIN_PRINT_S).then(|| v.encoder.embed(&v.samples[a..b])).flatten()
-    };
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).max(1);
-    let chunk = pieces.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = pieces
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|p| one(&p.0)).collect::<Vec<_>>()))
-            .collect();
-        // A thread that failed leaves its pieces without prints (they take their neighbours'
-        // speaker) rather than shifting every later print onto the wrong piece.
-        handles
-            .into_iter()
-            .zip(pieces.chunks(chunk))
-            .flat_map(|(h, part)| h.join().unwrap_or_else(|_| vec![None; part.len()]))
-            .collect()
-    })
-}
-
-/// Acoustic diarization of the mono mix.
-pub fn diarize(frames: &Frames, activity: &Activity, voices: Option<&Voices>) -> Diarization {
+/// Acoustic diarization of the mono mix by pitch and cepstra.
+pub fn diarize(frames: &Frames, activity: &Activity) -> Diarization {
     let activity = &split_at_dips(frames, activity);
     let pieces = pieces(activity);
-    let prints = prints_of(&pieces, frames, voices);
+    let prints = prints_of(&pieces, frames);
     let usable: Vec<usize> = (0..pieces.len()).filter(|&i| prints[i].is_some()).collect();
     let mut labels = vec![usize::MAX; pieces.len()];
     let mut silhouette = None;
     if usable.len() >= 2 {
         let raw: Vec<Vec<f32>> = usable.iter().filter_map(|&i| prints[i].clone()).collect();
-        // Embeddings are unit vectors already comparable; hand-made prints need scaling first.
-        let x = if voices.is_some() { raw } else { standardise(raw) };
-        let min_sil = if voices.is_some() { EMBED_MIN_SILHOUETTE } else { MIN_SILHOUETTE };
-        let (lab, sil) = cluster(&x, min_sil);
+        let (lab, sil) = cluster(&standardise(raw), MIN_SILHOUETTE);
         silhouette = sil;
         for (k, &i) in usable.iter().enumerate() {
             labels[i] = lab[k];
@@ -354,7 +317,7 @@ fn cluster(x: &[Vec<f32>], min_silhouette: f64) -> (Vec<usize>, Option<f64>) {
 }
 
 /// Merge order of average-linkage clustering: (a, b) cluster ids, new id = n + step.
-fn average_linkage(dm: &[Vec<f64>]) -> Vec<(usize, usize)> {
+pub(super) fn average_linkage(dm: &[Vec<f64>]) -> Vec<(usize, usize)> {
     let n = dm.len();
     let mut active: Vec<(usize, Vec<usize>)> = (0..n).map(|i| (i, vec![i])).collect();
     let mut d: Vec<Vec<f64>> = dm.to_vec();
@@ -390,7 +353,7 @@ fn average_linkage(dm: &[Vec<f64>]) -> Vec<(usize, usize)> {
 }
 
 /// Labels after undoing the last k-1 merges.
-fn cut(merges: &[(usize, usize)], n: usize, k: usize) -> Vec<usize> {
+pub(super) fn cut(merges: &[(usize, usize)], n: usize, k: usize) -> Vec<usize> {
     let mut parent: Vec<usize> = (0..2 * n).collect();
     fn root(p: &mut [usize], mut x: usize) -> usize {
         while p[x] != x {
@@ -420,7 +383,7 @@ fn cut(merges: &[(usize, usize)], n: usize, k: usize) -> Vec<usize> {
         .collect()
 }
 
-fn silhouette(dm: &[Vec<f64>], lab: &[usize]) -> f64 {
+pub(super) fn silhouette(dm: &[Vec<f64>], lab: &[usize]) -> f64 {
     let k = lab.iter().max().map(|m| m + 1).unwrap_or(1);
     let n = lab.len();
     let mut total = 0.0;

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::{fail, BenchError};
 use crate::audio::pipeline::{self, Options};
 use crate::audio::vad::{self, Activity, VadKind};
-use crate::audio::{decode, features, speakers, whisper};
+use crate::audio::{decode, features, speakers, voices, whisper};
 use crate::config::Config;
 use crate::models::{self, Models};
 
@@ -81,16 +81,25 @@ fn vad_figures(mono: &[f32], models: &Models, minutes: f64) -> Result<Activity, 
 fn speaker_figures(file: &Path, mono: &[f32], ear: &Activity, models: &Models, minutes: f64) {
     let t = Instant::now();
     let frames = features::frames(mono);
-    let encoder = pipeline::speaker_encoder(models);
-    let voices = encoder.as_ref().map(|encoder| speakers::Voices { encoder, samples: mono });
-    let d = speakers::diarize(&frames, ear, voices.as_ref());
+    let d = match pipeline::speaker_model(models) {
+        Some(model) => match voices::diarize(&frames, &speakers::split_at_dips(&frames, ear), mono, &model) {
+            Ok(d) => d,
+            Err(e) => {
+                println!("speakers: {e}");
+                return;
+            }
+        },
+        None => speakers::diarize(&frames, ear),
+    };
     println!("speakers: {:.3} s per audio minute (features + clustering), {} found", secs(t) / minutes, d.speakers);
-    if let Some((truth, right, covered)) = against_rttm(file, &d) {
+    let truth = file.with_extension("rttm");
+    if let Some(turns) = super::speakers::read_rttm(&truth) {
+        let a = super::speakers::agreement(&turns, &d);
         println!(
-            "speakers vs {}: {:.1}% of one-speaker time given to the right voice (best naming), {:.1}% of it heard as speech",
+            "speakers vs {}: frame error {:.1}% (best naming), {:.1}% of one-speaker time heard as speech",
             truth.display(),
-            100.0 * right,
-            100.0 * covered
+            100.0 * a.frame_error(),
+            100.0 * a.heard_s / a.single_s.max(1e-9)
         );
     }
 }
@@ -203,61 +212,6 @@ fn reference(
         100.0 * (ours / theirs - 1.0)
     );
     Ok(())
-}
-
-/// Who-spoke-when against an RTTM file beside the recording (same name, `.rttm`): the share of the
-/// time where exactly one person speaks (10 ms steps) that goes to the right voice under the best
-/// one-to-one naming of our speakers, and the share heard as speech at all.
-fn against_rttm(file: &Path, d: &speakers::Diarization) -> Option<(std::path::PathBuf, f64, f64)> {
-    let path = file.with_extension("rttm");
-    let text = std::fs::read_to_string(&path).ok()?;
-    let mut names: Vec<String> = Vec::new();
-    let mut truth: Vec<(usize, f64, f64)> = Vec::new();
-    for l in text.lines() {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        let (Some(a), Some(len), Some(who)) = (f.get(3), f.get(4), f.get(7)) else { continue };
-        let (Ok(a), Ok(len)) = (a.parse::<f64>(), len.parse::<f64>()) else { continue };
-        let k = names.iter().position(|n| n == who).unwrap_or_else(|| {
-            names.push(who.to_string());
-            names.len() - 1
-        });
-        truth.push((k, a, a + len));
-    }
-    let end = truth.iter().map(|t| t.2).fold(0.0, f64::max);
-    // counts[ours][theirs] over one-speaker frames; `single` counts them all.
-    let mut counts = vec![vec![0usize; names.len()]; d.speakers.max(1)];
-    let (mut single, mut covered) = (0usize, 0usize);
-    for i in 0..(end * 100.0) as usize {
-        let t = i as f64 / 100.0;
-        let who: Vec<usize> = truth.iter().filter(|x| x.1 <= t && t < x.2).map(|x| x.0).collect();
-        if who.len() != 1 {
-            continue;
-        }
-        single += 1;
-        if let Some(s) = d.speaker_in(t) {
-            covered += 1;
-            let last = counts.len() - 1;
-            counts[s.min(last)][who[0]] += 1;
-        }
-    }
-    let right = best_naming(&counts, 0, &mut vec![false; names.len()]);
-    Some((path, right as f64 / covered.max(1) as f64, covered as f64 / single.max(1) as f64))
-}
-
-/// The largest sum of `counts[i][name(i)]` over one-to-one namings (at most 4 x 4: brute force).
-fn best_naming(counts: &[Vec<usize>], i: usize, used: &mut [bool]) -> usize {
-    if i == counts.len() {
-        return 0;
-    }
-    let mut best = best_naming(counts, i + 1, used); // this speaker matches no one
-    for j in 0..used.len() {
-        if !used[j] {
-            used[j] = true;
-            best = best.max(counts[i][j] + best_naming(counts, i + 1, used));
-            used[j] = false;
-        }
-    }
-    best
 }
 
 fn peak_rss_self() -> String {

@@ -20,6 +20,7 @@ pub mod llm;
 pub mod samples;
 pub mod search;
 pub mod serve;
+pub mod speakers;
 
 use std::fmt;
 

@@ -19,6 +19,7 @@ pub struct BenchArgs {
     pub batch: bool,
     pub compare: bool,
     pub serve: bool,
+    pub speakers: Option<Vec<PathBuf>>,
 }
 
 pub async fn run(config: Arc<Config>, a: BenchArgs) -> Result<(), CliError> {
@@ -26,6 +27,8 @@ pub async fn run(config: Arc<Config>, a: BenchArgs) -> Result<(), CliError> {
         bench::llm::run(config, a.runs).await
     } else if a.serve {
         bench::serve::run(&config).await
+    } else if let Some(files) = a.speakers {
+        off_thread(move || bench::speakers::run(&config, &files)).await
     } else if a.compare {
         off_thread(move || bench::compare::run(&config)).await
     } else if a.batch {

@@ -206,6 +206,11 @@ pub enum Command {
         /// the CLI, a 10-minute recording, memory, 20 page loads at once during a diagnosis.
         #[arg(long)]
         serve: bool,
+        /// Measure who-spoke-when on recordings with reference turns (an RTTM beside each WAV):
+        /// frame error per file and pooled, speakers found, time, CAM++ against the pitch-and-cepstra
+        /// fallback. Default: the real recordings in data/recordings/human.
+        #[arg(long, value_name = "WAV", num_args = 0.., conflicts_with_all = ["audio", "llm", "batch"])]
+        speakers: Option<Vec<PathBuf>>,
     },
     /// Ask the agent: a matching skill runs, otherwise the language model picks tools itself.
     Ask {
@@ -391,8 +396,9 @@ async fn dispatch(command: Command, config: Arc<Config>) -> Result<(), CliError>
             off_thread(move || history::run(&config, action, format, trend, all)).await
         }
         Command::Kb { action } => kb::run(config, action).await,
-        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch, compare, serve } => {
-            let a = bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch, compare, serve };
+        Command::Bench { runs, no_large, audio, whisper_cli, llm, batch, compare, serve, speakers } => {
+            let a =
+                bench::BenchArgs { runs, large: !no_large, audio, whisper_cli, llm, batch, compare, serve, speakers };
             bench::run(config, a).await
         }
         Command::Models { action } => off_thread(move || models::run(&config, action)).await,
