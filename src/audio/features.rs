@@ -103,10 +103,41 @@ impl Mfcc {
     }
 }
 
-/// Features of every 10 ms frame of `samples`.
+/// Features of every 10 ms frame of `samples`, the frames shared out over the cores (an hour
+/// is a minute and a half of work on one).
 pub fn frames(samples: &[f32]) -> Frames {
     let m = Mfcc::new();
     let n = samples.len() / HOP;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()).min(8);
+    let chunk = n.div_ceil(cores).max(1);
+    let parts: Vec<Frames> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|a| {
+                let m = &m;
+                scope.spawn(move || frames_in(samples, m, a..(a + chunk).min(n)))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    let mut out = Frames {
+        mfcc: Vec::with_capacity(n),
+        bands: Vec::with_capacity(n),
+        f0: Vec::with_capacity(n),
+        db: Vec::with_capacity(n),
+    };
+    for p in parts {
+        out.mfcc.extend(p.mfcc);
+        out.bands.extend(p.bands);
+        out.f0.extend(p.f0);
+        out.db.extend(p.db);
+    }
+    out
+}
+
+/// Features of frames `range` of `samples`.
+fn frames_in(samples: &[f32], m: &Mfcc, range: std::ops::Range<usize>) -> Frames {
+    let n = range.len();
     let mut out = Frames {
         mfcc: Vec::with_capacity(n),
         bands: Vec::with_capacity(n),
@@ -116,7 +147,7 @@ pub fn frames(samples: &[f32]) -> Frames {
     let bin = |hz: f32| (hz * NFFT as f32 / SAMPLE_RATE as f32).round() as usize;
     let mut input = m.fft.make_input_vec();
     let mut spectrum = m.fft.make_output_vec();
-    for i in 0..n {
+    for i in range {
         let start = i * HOP;
         let end = (start + WIN).min(samples.len());
         let x = &samples[start..end];
@@ -161,11 +192,16 @@ fn pitch(samples: &[f32], start: usize) -> f32 {
         return 0.0;
     }
     let (lag_min, lag_max) = ((SAMPLE_RATE as f32 / F0_MAX) as usize, (SAMPLE_RATE as f32 / F0_MIN) as usize);
+    // Energies of every prefix, so that each lag costs one dot product rather than three.
+    let mut prefix = vec![0.0f64; len + 1];
+    for (i, v) in x.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + (v * v) as f64;
+    }
     let r: Vec<f32> = (lag_min..=lag_max.min(len - 1))
         .map(|lag| {
             let (a, b) = (&x[..len - lag], &x[lag..]);
             let num: f32 = a.iter().zip(b).map(|(p, q)| p * q).sum();
-            let den = (a.iter().map(|v| v * v).sum::<f32>() * b.iter().map(|v| v * v).sum::<f32>()).sqrt();
+            let den = (prefix[len - lag] * (prefix[len] - prefix[lag])).sqrt() as f32;
             if den > 0.0 {
                 num / den
             } else {

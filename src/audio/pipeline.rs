@@ -17,7 +17,7 @@ use super::vad::{self, Activity, Span, VadKind};
 use super::whisper::{self, Transcriber, Transcription};
 use super::{decode, AudioError, SourceFormat};
 use crate::lang::Lang;
-use crate::models::{self, Models};
+use crate::models::Models;
 
 pub struct Options {
     /// The language of the talk, or None to detect.
@@ -123,6 +123,7 @@ pub fn listen(path: &Path, models: &Models, opts: &Options, progress: StageProgr
     timings.vad_ms = ms(t);
     let t = Instant::now();
     let mut frames = features::frames(&audio.mono);
+    tracing::debug!(ms = ms(t), "pitch, level and cepstra");
     let diarization = match opts.channels {
         Some(mode) => speakers::by_channels(&audio, &activity, mode),
         None => match speaker_model(models) {
@@ -154,9 +155,7 @@ pub fn process(
     let transcription = if activity.regions.is_empty() {
         Transcription { language: opts.language.unwrap_or(Lang::En), segments: Vec::new() }
     } else {
-        let model = models
-            .file(models::WHISPER_BASE)
-            .map_err(|e| AudioError::Model { what: "Whisper", message: e.to_string() })?;
+        let model = models.whisper().map_err(|e| AudioError::Model { what: "Whisper", message: e.to_string() })?;
         let cache = opts
             .cache_dir
             .as_deref()

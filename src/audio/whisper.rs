@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whisper_rs::{
     DtwMode, DtwModelPreset, DtwParameters, FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters,
+    WhisperState,
 };
 
 use super::vad::{Activity, Span};
@@ -84,6 +85,7 @@ unsafe extern "C" fn before_pass(
     if n == 0 {
         return true;
     }
+
     let read_to = unsafe { whisper_full_get_segment_t1_from_state(state, n - 1) };
     guard.frames - read_to as i32 >= MIN_PASS_FRAMES
 }
@@ -169,13 +171,16 @@ impl Transcriber {
             Some(l) => l,
             None => self.detect(samples, activity, &windows, opts.threads)?,
         };
+        // One state for every window: its buffers (a quarter of a gigabyte) are allocated once.
+        let mut state = self.ctx.create_state().map_err(|e| AudioError::Transcribe(e.to_string()))?;
         let mut segments = Vec::new();
         let mut done = 0.0;
         for w in &windows {
             if cancel.is_cancelled() {
                 return Err(AudioError::Cancelled);
             }
-            segments.extend(self.window_with_recovery(samples, activity, w, language, opts.threads, cancel)?);
+            let run = Run { state: &mut state, language, threads: opts.threads, cancel };
+            segments.extend(self.window_with_recovery(samples, activity, w, run)?);
             done += w.len();
             progress(done / total);
         }
@@ -213,17 +218,16 @@ impl Transcriber {
         samples: &[f32],
         activity: &Activity,
         w: &Span,
-        language: Lang,
-        threads: usize,
-        cancel: &CancellationToken,
+        run: Run<'_>,
     ) -> Result<Vec<Segment>, AudioError> {
+        let Run { state, language, threads, cancel } = run;
         let mut out: Vec<Segment> = Vec::new();
         let mut from = w.start_s;
         for _ in 0..RECOVERY_TRIES {
             let part = Span { start_s: from, end_s: w.end_s };
             let slice = &samples[sample_at(part.start_s, samples.len())..sample_at(part.end_s, samples.len())];
             tracing::debug!(start = part.start_s, end = part.end_s, "whisper window");
-            let mut segs = self.window(slice, Some(language), threads, cancel)?;
+            let mut segs = self.window(state, slice, Some(language), threads, cancel)?;
             for s in segs.iter_mut() {
                 s.start_s += part.start_s;
                 s.end_s += part.start_s;
@@ -251,13 +255,13 @@ impl Transcriber {
     /// One whisper pass over `slice` in `lang`; times are relative to the slice.
     fn window(
         &self,
+        state: &mut WhisperState,
         slice: &[f32],
         lang: Option<Lang>,
         threads: usize,
         cancel: &CancellationToken,
     ) -> Result<Vec<Segment>, AudioError> {
         let fail = |e: whisper_rs::WhisperError| AudioError::Transcribe(e.to_string());
-        let mut state = self.ctx.create_state().map_err(fail)?;
         // Whisper needs at least a second of input; shorter windows are padded with silence.
         let mut padded;
         let input = if slice.len() < SAMPLE_RATE as usize + 1 {
@@ -301,6 +305,15 @@ impl Transcriber {
         }
         Ok(segments)
     }
+}
+
+/// What every window of one transcription shares: whisper's state, the language, the threads
+/// and the cancellation token.
+struct Run<'a> {
+    state: &'a mut WhisperState,
+    language: Lang,
+    threads: usize,
+    cancel: &'a CancellationToken,
 }
 
 /// The decoding settings of one pass: greedy, word times by DTW, a prompt in the language, and

@@ -14,7 +14,7 @@ use crate::audio::pipeline::{self, Options};
 use crate::audio::vad::{self, Activity, VadKind};
 use crate::audio::{decode, features, speakers, voices, whisper};
 use crate::config::Config;
-use crate::models::{self, Models};
+use crate::models::Models;
 
 fn secs(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
@@ -157,7 +157,7 @@ fn reference(
     ours: f64,
     duration: f64,
 ) -> Result<(), BenchError> {
-    let model = models.file(models::WHISPER_BASE)?;
+    let model = models.whisper()?;
     let wav = config.home.join("bench-whisper-cli.wav");
     let spec = hound::WavSpec {
         channels: 1,
