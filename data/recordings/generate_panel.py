@@ -50,7 +50,6 @@ Writes, to --out DIR (default /tmp/panel):
 """
 
 import argparse
-import array
 import hashlib
 import json
 import os
@@ -63,6 +62,9 @@ import time
 import wave
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import samples as read_samples  # noqa: E402  (16 kHz mono 16-bit WAV as array("h"))
 
 HERE = Path(__file__).resolve().parent
 VTT = HERE.parent / "transcripts" / "en_long_90min.vtt"
@@ -199,16 +201,6 @@ def tool_versions():
     espeak = re.search(r"\d+(\.\d+)+\S*", run(["espeak-ng", "--version"]))
     sox = re.search(r"v\d+(\.\d+)+\S*", run(["sox", "--version"]))
     return f"espeak-ng {espeak.group(0) if espeak else '?'}, SoX {sox.group(0) if sox else '?'}"
-
-
-def read_samples(path):
-    with wave.open(str(path), "rb") as w:
-        assert w.getnchannels() == 1 and w.getsampwidth() == 2 and w.getframerate() == SR, path
-        a = array.array("h")
-        a.frombytes(w.readframes(w.getnframes()))
-    if sys.byteorder == "big":
-        a.byteswap()
-    return a
 
 
 def onset_offset(a):
