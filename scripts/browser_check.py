@@ -81,6 +81,17 @@ def main() -> int:
             page.screenshot(path=os.path.join(out, f"report-{stem}.png"), full_page=False)
             seen["reports"].append({"file": os.path.basename(f), "title": page.title(), "url": page.url,
                                     "questions": page.locator("section.q").count()})
+        # The same reports at phone width in the dark theme, the console in Chinese.
+        dark = browser.new_context(locale="zh-CN", color_scheme="dark", viewport={"width": 390, "height": 844})
+        dpage = dark.new_page()
+        watch(dpage, problems)
+        dpage.goto(url)
+        for r in seen["reports"]:
+            dpage.goto(r["url"])
+            dpage.wait_for_selector(".ivd-bar")
+            stem = r["file"].replace(".", "_")
+            dpage.screenshot(path=os.path.join(out, f"report-{stem}-zh-dark.png"), full_page=False)
+        dark.close()
         if spoken:
             seen["mock"] = mock_interview(browser, url, base, out, problems)
         page.goto(base + "/history")
