@@ -338,3 +338,51 @@ fn finish(pieces: Vec<(Span, usize)>, voices: usize) -> Diarization {
         pieces.into_iter().map(|(s, l)| (s, order.iter().position(|&o| o == l).unwrap_or(0))).collect::<Vec<_>>();
     Diarization { speakers: order.len().clamp(1, voices.max(1)), pieces, basis: "acoustic".into(), silhouette: None }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic unit vectors: a voice's print is its base plus noise (within-voice cosine
+    /// about 0.7, as CAM++ gives for one speaker's 1.5 s windows).
+    struct Prints(u64);
+
+    impl Prints {
+        fn next(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((self.0 >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0
+        }
+        fn unit(v: Vec<f32>) -> Vec<f32> {
+            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            v.into_iter().map(|x| x / n).collect()
+        }
+        fn base(&mut self) -> Vec<f32> {
+            Self::unit((0..192).map(|_| self.next()).collect())
+        }
+        fn around(&mut self, base: &[f32], n: usize) -> Vec<Vec<f32>> {
+            (0..n).map(|_| Self::unit(base.iter().map(|b| b + 0.08 * self.next()).collect())).collect()
+        }
+    }
+
+    #[test]
+    fn a_rarely_heard_voice_is_split_from_a_louder_one_and_one_voice_is_not() {
+        let mut r = Prints(7);
+        let (a, b) = (r.base(), r.base());
+        let mut both = r.around(&a, 420);
+        both.extend(r.around(&b, 40));
+        let refs: Vec<&Vec<f32>> = both.iter().collect();
+        let (x, y) = bisect(&refs, refs.len()).expect("a voice of 40 windows inside 460 is split off");
+        let (near_a, near_b) = if cosine(&x, &a) > cosine(&y, &a) { (x, y) } else { (y, x) };
+        assert!(cosine(&near_a, &a) > 0.9 && cosine(&near_b, &b) > 0.9);
+
+        let one = r.around(&a, 460);
+        let refs: Vec<&Vec<f32>> = one.iter().collect();
+        assert!(bisect(&refs, refs.len()).is_none(), "one voice is not split");
+
+        // Fewer windows than a voice needs to be kept apart: left where it is.
+        let mut few = r.around(&a, 450);
+        few.extend(r.around(&b, 10));
+        let refs: Vec<&Vec<f32>> = few.iter().collect();
+        assert!(bisect(&refs, refs.len()).is_none(), "10 windows are too few to make a voice");
+    }
+}
