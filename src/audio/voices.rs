@@ -199,13 +199,15 @@ fn voices(windows: &[Window]) -> Vec<Vec<f32>> {
             _ => break,
         }
     }
-    // A voice heard rarely hides inside a big cluster (one interviewer of a panel, a quarter of
-    // the other's windows): each voice is bisected once more and kept apart where it parts clearly.
+    // A voice heard rarely hides inside a big cluster (the panel's first interviewer made 8% of
+    // the candidate's windows): each voice is bisected once more and kept apart where it parts
+    // clearly, as long as the voices stay within MAX_SPEAKERS.
     let mut voices = Vec::new();
     for c in 0..centroids.len() {
         let members: Vec<&Vec<f32>> = prints.iter().filter(|p| nearest(p, &centroids).0 == c).copied().collect();
+        let room = voices.len() + 2 + (centroids.len() - c - 1) <= MAX_SPEAKERS;
         match bisect(&members, prints.len()) {
-            Some((a, b)) if voices.len() + 2 <= MAX_SPEAKERS => voices.extend([a, b]),
+            Some((a, b)) if room => voices.extend([a, b]),
             _ => voices.push(centroid(members.into_iter())),
         }
     }

@@ -85,7 +85,6 @@ unsafe extern "C" fn before_pass(
     if n == 0 {
         return true;
     }
-
     let read_to = unsafe { whisper_full_get_segment_t1_from_state(state, n - 1) };
     guard.frames - read_to as i32 >= MIN_PASS_FRAMES
 }
