@@ -55,7 +55,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -64,7 +63,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import samples as read_samples  # noqa: E402  (16 kHz mono 16-bit WAV as array("h"))
+from generate import run, samples as read_samples  # noqa: E402  (a checked command; a 16 kHz WAV as array("h"))
 
 HERE = Path(__file__).resolve().parent
 VTT = HERE.parent / "transcripts" / "en_long_90min.vtt"
@@ -92,15 +91,6 @@ VOICES = {
     "candidate": {"voice": "en-gb+f3", "rate": 150, "pitch": 85, "role": "candidate"},
 }
 BY_NAME = {"Maria Gonzalez": "interviewer_a", "Sam Okafor": "interviewer_b"}  # --assign transcript
-
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit(f"command failed ({r.returncode}): {' '.join(map(str, cmd))}\n{r.stderr}")
-    if "clip" in r.stderr.lower():
-        sys.exit(f"clipping reported by: {' '.join(map(str, cmd))}\n{r.stderr}")
-    return r.stdout
 
 
 def t(n):
