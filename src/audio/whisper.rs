@@ -166,12 +166,13 @@ impl Transcriber {
     ) -> Result<Transcription, AudioError> {
         let windows = windows(activity);
         let total: f64 = windows.iter().map(Span::len).sum::<f64>().max(1e-9);
+        // One state for the language and every window: its buffers (a quarter of a gigabyte) are
+        // allocated once.
+        let mut state = self.ctx.create_state().map_err(|e| AudioError::Transcribe(e.to_string()))?;
         let language = match opts.language {
             Some(l) => l,
-            None => self.detect(samples, activity, &windows, opts.threads)?,
+            None => Self::detect(&mut state, samples, activity, &windows, opts.threads)?,
         };
-        // One state for every window: its buffers (a quarter of a gigabyte) are allocated once.
-        let mut state = self.ctx.create_state().map_err(|e| AudioError::Transcribe(e.to_string()))?;
         let mut segments = Vec::new();
         let mut done = 0.0;
         for w in &windows {
@@ -190,7 +191,7 @@ impl Transcriber {
     /// decoding). ivd speaks Chinese and English: the likelier of the two wins, so that poor audio
     /// detected as a third language is still transcribed in one ivd can score.
     fn detect(
-        &self,
+        state: &mut WhisperState,
         samples: &[f32],
         activity: &Activity,
         windows: &[Span],
@@ -202,7 +203,6 @@ impl Transcriber {
         };
         let mut slice = samples[sample_at(w.start_s, samples.len())..sample_at(w.end_s, samples.len())].to_vec();
         slice.resize(slice.len().max(SAMPLE_RATE as usize * 2), 0.0);
-        let mut state = self.ctx.create_state().map_err(fail)?;
         state.pcm_to_mel(&slice, threads).map_err(fail)?;
         let (_, probs) = state.lang_detect(0, threads).map_err(fail)?;
         let p = |code: &str| whisper_rs::get_lang_id(code).and_then(|i| probs.get(i as usize).copied()).unwrap_or(0.0);
