@@ -128,7 +128,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
-    let cut = super::relevance::threshold(inp.reference.is_some());
+    let cut = super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported()));
     let relevant = relevance.is_none_or(|p| p >= cut);
     let behavioral =
         inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);

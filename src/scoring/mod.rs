@@ -95,7 +95,8 @@ pub fn assess_among(
     let Some(&first) = candidates.first() else {
         return Ok((None, unreferenced));
     };
-    let fits = |ev: &Evidence| relevance::probability(ev, true).is_none_or(|p| p >= relevance::RELEVANT_MIN);
+    let cut = |i: usize| relevance::threshold(true, kb.kb.entries.get(i).is_some_and(|e| e.is_imported()));
+    let fits = |ev: &Evidence| relevance::probability(ev, true).is_none_or(|p| p >= cut(first));
     let (score, ev) = assess_with_evidence(kb, question, answer, Some(first), lang, cancel)?;
     if fits(&ev) {
         return Ok((Some(first), score));
@@ -107,7 +108,7 @@ pub fn assess_among(
     for &c in candidates.iter().skip(1).filter(|_| addresses_asked) {
         let (s, e) = assess_with_evidence(kb, question, answer, Some(c), lang, cancel)?;
         let p = relevance::probability(&e, true).unwrap_or(0.0);
-        if p >= relevance::RELEVANT_MIN && best.as_ref().is_none_or(|(bp, _, _)| p > *bp) {
+        if p >= cut(c) && best.as_ref().is_none_or(|(bp, _, _)| p > *bp) {
             best = Some((p, c, s));
         }
     }
