@@ -169,6 +169,7 @@ pub(crate) fn evidence_json(ev: &Evidence) -> serde_json::Value {
         "vector_rank": ev.vector.map(|x| x.rank), "vector_z": ev.vector.map(|x| x.z),
         "question_fit": ev.question_fit, "key_points": ev.key_points,
         "expert": ev.expert, "novice": ev.novice,
+        "recall": ev.reference_recall, "asked_cos": ev.asked_cos,
     })
 }
 

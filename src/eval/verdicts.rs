@@ -8,6 +8,9 @@
 //!   a weak and an off-topic answer;
 //! - `choice.jsonl`: an entry's question with a right answer and a plausible wrong one (a
 //!   misconception, or a sound answer to a neighbouring question);
+//! - `choice_short.jsonl`: quiz items as an outside test poses them (a marked option and a
+//!   distractor of a phrase or a sentence each), their questions written without the base's list,
+//!   so that some are in it and some are not;
 //! - `question_kinds.jsonl`: introductions, reading, logistics, small talk, closings, motivation;
 //! - `turns.jsonl`: interviewer turns that ask, that only remark, and follow-ups (all fitting);
 //!   `turns_holdout.jsonl`: more of them, written afterwards, the test.
@@ -27,6 +30,7 @@ use crate::scoring::content::ContentScore;
 const NEARMISS: &str = include_str!("../../data/eval/nearmiss.jsonl");
 const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
 const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
+const CHOICE_SHORT: &str = include_str!("../../data/eval/choice_short.jsonl");
 const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
 const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
 const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
@@ -59,6 +63,17 @@ struct Choice {
     right: String,
     wrong: String,
     wrong_kind: String,
+}
+
+/// A quiz item as an outside test would pose it: the marked option and a distractor, a phrase or a
+/// sentence each, to a question that may or may not be in the base.
+#[derive(Debug, Clone, Deserialize)]
+struct ShortChoice {
+    id: String,
+    lang: Lang,
+    question: String,
+    right: String,
+    wrong: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -124,6 +139,10 @@ pub struct VerdictRow {
     pub choice_en: Rate,
     pub choice_misconception: Rate,
     pub choice_other_question: Rate,
+    /// The same for quiz options of a phrase or a sentence (`choice_short.jsonl`), by language.
+    pub short_choice_right_over_wrong: Rate,
+    pub short_choice_zh: Rate,
+    pub short_choice_en: Rate,
     /// Right answers that beat the same answer given to another question by 25 points or more.
     pub margin_25: Rate,
     /// Median overall of answers given to another question.
@@ -185,6 +204,16 @@ impl Judge<'_> {
         entry: Option<&str>,
     ) -> Result<(Option<String>, ContentScore), KbError> {
         let (hits, chosen, content) = crate::scoring::assess_question(self.s, question, answer, lang, self.cancel)?;
+        let referenced = match chosen {
+            Some(i) => {
+                let e = self.s.evidence(question, answer, Some(i), self.cancel)?;
+                let s = crate::scoring::reference_only::Signals::read(&e);
+                serde_json::json!({"recall": s.recall, "closer": s.closer, "expert": e.expert, "novice": e.novice,
+                    "vector_z": e.vector.map(|v| v.z), "lexical_z": e.lexical.map(|v| v.z), "fit": e.question_fit,
+                    "p": crate::scoring::relevance::probability(&e, true)})
+            }
+            None => serde_json::Value::Null,
+        };
         let chosen = chosen.map(|i| self.s.kb.entries[i].id.clone());
         let ev = self.s.evidence(question, answer, None, self.cancel)?;
         let hit_cos: serde_json::Map<String, serde_json::Value> = hits
@@ -202,6 +231,8 @@ impl Judge<'_> {
             "asked_z": ev.asked_standing.map(|s| s.z),
             "terms": ev.question_terms,
             "neighbour_z": ev.neighbour_z,
+            "neighbour_lean": ev.neighbour_lean,
+            "referenced": referenced,
         });
         self.items.push(VerdictItem {
             set,
@@ -231,6 +262,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
     near_misses(&mut j, &mut rows, &row)?;
     out_of_base(&mut j, &mut rows, &row, &mut wrong_question)?;
     choices(&mut j, &mut rows, &row, &mut wrong_question)?;
+    short_choices(&mut j, &mut rows, &row)?;
     for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
         w.sort_by(f64::total_cmp);
         r.wrong_question_median = median(w);
@@ -373,6 +405,21 @@ fn choices(
         }
         r.margin_25.add(right.overall as i64 - moved.overall as i64 >= 25);
         wrong_question[p].push(moved.overall as f64);
+    }
+    Ok(())
+}
+
+fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+    for c in parse::<ShortChoice>(CHOICE_SHORT, "choice_short.jsonl")? {
+        let (_, right) = j.judge("short-choice-right", &c.id, &c.question, &c.right, c.lang, None)?;
+        let (_, wrong) = j.judge("short-choice-wrong", &c.id, &c.question, &c.wrong, c.lang, None)?;
+        let r = &mut rows[row(&c.id)];
+        let won = right.overall > wrong.overall;
+        r.short_choice_right_over_wrong.add(won);
+        match c.lang {
+            Lang::Zh => r.short_choice_zh.add(won),
+            Lang::En => r.short_choice_en.add(won),
+        }
     }
     Ok(())
 }
