@@ -231,7 +231,6 @@ impl Judge<'_> {
             "asked_z": ev.asked_standing.map(|s| s.z),
             "terms": ev.question_terms,
             "neighbour_z": ev.neighbour_z,
-            "neighbour_lean": ev.neighbour_lean,
             "referenced": referenced,
         });
         self.items.push(VerdictItem {

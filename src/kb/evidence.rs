@@ -49,10 +49,6 @@ pub struct Evidence {
     /// every expert answer of the base): on the question's topic even where the base lacks the
     /// question itself. An answer to another question fits other entries.
     pub neighbour_z: Option<f64>,
-    /// Without a reference: per nearest entry that has a novice answer (up to three, nearest
-    /// first), the answer's cosine to its expert answer minus that to its novice answer: whether
-    /// the answer leans to what the base's experts say on the topic or to the common weak take.
-    pub neighbour_lean: Vec<f64>,
     /// IDF-weighted share of the question's terms the answer uses (any reference or none).
     pub question_terms: Option<f64>,
     /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
@@ -239,19 +235,11 @@ impl KbSearch {
         }
         ev.neighbour_z =
             neighbours.iter().take(NEIGHBOURS).filter_map(|&i| standing(&per_entry, i).map(|s| s.z)).reduce(f64::max);
-        let best = |set: &[Vec<f32>], probe: &[f32]| set.iter().map(|x| dot(x, probe)).fold(f32::MIN, f32::max);
-        let Some(r) = reference else {
-            for &n in neighbours.iter().take(NEIGHBOURS) {
-                let side = v.answer_side(&self.kb, n, cancel)?;
-                if !side.novice.is_empty() && !side.expert.is_empty() {
-                    ev.neighbour_lean.push((best(&side.expert, whole) - best(&side.novice, whole)) as f64);
-                }
-            }
-            return Ok(ev);
-        };
+        let Some(r) = reference else { return Ok(ev) };
         ev.vector = standing(&per_entry, r);
 
         let side = v.answer_side(&self.kb, r, cancel)?;
+        let best = |set: &[Vec<f32>], probe: &[f32]| set.iter().map(|x| dot(x, probe)).fold(f32::MIN, f32::max);
         ev.expert = Some(best(&side.expert, whole) as f64);
         // An imported entry may have no novice answer: then there is nothing to be closer to.
         ev.novice = (!side.novice.is_empty()).then(|| best(&side.novice, whole) as f64);

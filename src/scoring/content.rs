@@ -281,6 +281,9 @@ fn with_reference(
         None => kp_score,
     };
     let mut detail = tx.covers(covered.len(), e.key_points.len(), &missing);
+    if let Some(r) = inp.evidence.reference_recall {
+        detail = format!("{}{}{detail}", tx.recalls(r), tx.sep());
+    }
     if let Some(s) = star.as_ref().filter(|s| !s.missing.is_empty()) {
         detail = format!("{detail}{}{}", tx.sep(), tx.star_missing(&s.missing));
     }

@@ -56,6 +56,12 @@ impl Texts {
         )
     }
 
+    /// The share of the reference answer's own terms the answer uses (half of completeness).
+    pub fn recalls(&self, share: f64) -> String {
+        let p = (share * 100.0).round();
+        self.t(format!("用到参考答案 {p}% 的术语"), format!("uses {p}% of the reference answer's terms"))
+    }
+
     pub fn star_missing(&self, parts: &[String]) -> String {
         self.t(format!("STAR 结构缺少：{}", parts.join("、")), format!("STAR structure lacks: {}", parts.join(", ")))
     }
