@@ -244,16 +244,15 @@ impl Signals {
     }
 }
 
-fn with_reference(
+/// Coverage of the reference (0-1): its key points by words or meaning (a list of terms gets half
+/// the word credit) and its terms recalled; with the key points made and missed, as shown.
+fn coverage(
     inp: &Inputs<'_>,
     e: &Entry,
     normalized: &str,
     sig: &Signals,
-    behavioral: bool,
     list_like: bool,
-) -> ContentScore {
-    let tx = Texts(inp.lang);
-    // Completeness: key points by words or meaning; a list of terms gets half the word credit.
+) -> (f64, Vec<String>, Vec<String>) {
     let mut covered = Vec::new();
     let mut missing = Vec::new();
     let mut total = 0.0;
@@ -270,11 +269,24 @@ fn with_reference(
             missing.push(shown);
         }
     }
-    let kp_mean = total / e.key_points.len().max(1) as f64;
-    let kp_score = match inp.evidence.reference_recall {
-        Some(r) => (1.0 - RECALL_SHARE) * (kp_mean / COVERAGE_FULL).min(1.0) + RECALL_SHARE * recall_level(r),
-        None => (kp_mean / COVERAGE_FULL).min(1.0),
+    let kp_score = (total / e.key_points.len().max(1) as f64 / COVERAGE_FULL).min(1.0);
+    let score = match inp.evidence.reference_recall {
+        Some(r) => (1.0 - RECALL_SHARE) * kp_score + RECALL_SHARE * recall_level(r),
+        None => kp_score,
     };
+    (score, covered, missing)
+}
+
+fn with_reference(
+    inp: &Inputs<'_>,
+    e: &Entry,
+    normalized: &str,
+    sig: &Signals,
+    behavioral: bool,
+    list_like: bool,
+) -> ContentScore {
+    let tx = Texts(inp.lang);
+    let (kp_score, covered, missing) = coverage(inp, e, normalized, sig, list_like);
     let star = behavioral.then(|| star::check(inp.answer, inp.lang));
     let completeness_level = match &star {
         Some(s) => STAR_WEIGHT * s.level + (1.0 - STAR_WEIGHT) * kp_score,
