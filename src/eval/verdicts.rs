@@ -204,16 +204,6 @@ impl Judge<'_> {
         entry: Option<&str>,
     ) -> Result<(Option<String>, ContentScore), KbError> {
         let (hits, chosen, content) = crate::scoring::assess_question(self.s, question, answer, lang, self.cancel)?;
-        let referenced = match chosen {
-            Some(i) => {
-                let e = self.s.evidence(question, answer, Some(i), self.cancel)?;
-                let s = crate::scoring::reference_only::Signals::read(&e);
-                serde_json::json!({"recall": s.recall, "closer": s.closer, "expert": e.expert, "novice": e.novice,
-                    "vector_z": e.vector.map(|v| v.z), "lexical_z": e.lexical.map(|v| v.z), "fit": e.question_fit,
-                    "p": crate::scoring::relevance::probability(&e, true)})
-            }
-            None => serde_json::Value::Null,
-        };
         let chosen = chosen.map(|i| self.s.kb.entries[i].id.clone());
         let ev = self.s.evidence(question, answer, None, self.cancel)?;
         let hit_cos: serde_json::Map<String, serde_json::Value> = hits
@@ -231,7 +221,6 @@ impl Judge<'_> {
             "asked_z": ev.asked_standing.map(|s| s.z),
             "terms": ev.question_terms,
             "neighbour_z": ev.neighbour_z,
-            "referenced": referenced,
         });
         self.items.push(VerdictItem {
             set,
