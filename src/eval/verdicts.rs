@@ -12,8 +12,8 @@
 //!   distractor of a phrase or a sentence each), their questions written without the base's list,
 //!   so that some are in it and some are not;
 //! - `question_kinds.jsonl`: introductions, reading, logistics, small talk, closings, motivation;
-//! - `turns.jsonl`: interviewer turns that ask, that only remark, and follow-ups (all fitting);
-//!   `turns_holdout.jsonl`: more of them, written afterwards, the test.
+//! - `turns.jsonl`, `turns_holdout.jsonl`: interviewer turns that ask, that only remark, and
+//!   follow-ups (all fitting); `turns_holdout2.jsonl`: 120 more, written afterwards, the test.
 //!
 //! Rows are split by a hash of their key (`graded::is_test`): constants are chosen on the fitting
 //! half; the test half is what is reported.
@@ -30,10 +30,12 @@ use crate::scoring::content::ContentScore;
 const NEARMISS: &str = include_str!("../../data/eval/nearmiss.jsonl");
 const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
 const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
+const CHOICE_OUTSIDE: &str = include_str!("../../data/eval/choice_outside.jsonl");
 const CHOICE_SHORT: &str = include_str!("../../data/eval/choice_short.jsonl");
 const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
 const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
 const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
+const TURNS_HOLDOUT2: &str = include_str!("../../data/eval/turns_holdout2.jsonl");
 
 #[derive(Debug, Clone, Deserialize)]
 struct NearMiss {
@@ -143,6 +145,10 @@ pub struct VerdictRow {
     pub short_choice_right_over_wrong: Rate,
     pub short_choice_zh: Rate,
     pub short_choice_en: Rate,
+    /// The same on `choice_outside.jsonl`, a second quiz set written later.
+    pub outside_choice_right_over_wrong: Rate,
+    pub outside_choice_zh: Rate,
+    pub outside_choice_en: Rate,
     /// Right answers that beat the same answer given to another question by 25 points or more.
     pub margin_25: Rate,
     /// Median overall of answers given to another question.
@@ -193,6 +199,17 @@ struct Judge<'a> {
 }
 
 impl Judge<'_> {
+    /// Whether a quiz item's marked option scores above its distractor.
+    fn choose(&mut self, set: &'static str, c: &ShortChoice) -> Result<bool, KbError> {
+        let (right_set, wrong_set) = match set {
+            "outside-choice" => ("outside-choice-right", "outside-choice-wrong"),
+            _ => ("short-choice-right", "short-choice-wrong"),
+        };
+        let (_, right) = self.judge(right_set, &c.id, &c.question, &c.right, c.lang, None)?;
+        let (_, wrong) = self.judge(wrong_set, &c.id, &c.question, &c.wrong, c.lang, None)?;
+        Ok(right.overall > wrong.overall)
+    }
+
     /// Judge `answer` to `question` as the product does, and keep the item.
     fn judge(
         &mut self,
@@ -399,14 +416,22 @@ fn choices(
 
 fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     for c in parse::<ShortChoice>(CHOICE_SHORT, "choice_short.jsonl")? {
-        let (_, right) = j.judge("short-choice-right", &c.id, &c.question, &c.right, c.lang, None)?;
-        let (_, wrong) = j.judge("short-choice-wrong", &c.id, &c.question, &c.wrong, c.lang, None)?;
+        let won = j.choose("short-choice", &c)?;
         let r = &mut rows[row(&c.id)];
-        let won = right.overall > wrong.overall;
         r.short_choice_right_over_wrong.add(won);
         match c.lang {
             Lang::Zh => r.short_choice_zh.add(won),
             Lang::En => r.short_choice_en.add(won),
+        }
+    }
+    // Written after every earlier constant was chosen; halves as for every other set.
+    for c in parse::<ShortChoice>(CHOICE_OUTSIDE, "choice_outside.jsonl")? {
+        let won = j.choose("outside-choice", &c)?;
+        let r = &mut rows[row(&c.id)];
+        r.outside_choice_right_over_wrong.add(won);
+        match c.lang {
+            Lang::Zh => r.outside_choice_zh.add(won),
+            Lang::En => r.outside_choice_en.add(won),
         }
     }
     Ok(())
@@ -421,10 +446,14 @@ fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> R
         }
         rows[row(&k.question)].kinds_recognised.add(crate::scoring::kind::of(&k.question).is_some());
     }
-    // The rules were written looking at every row of `turns.jsonl`: all of it is the fitting
-    // half. `turns_holdout.jsonl`, written apart afterwards and read only by this code, is the test.
-    let fit = parse::<TurnRow>(TURNS, "turns.jsonl")?.into_iter().map(|t| (1, t));
-    let held = parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?.into_iter().map(|t| (0, t));
+    // The rules were written looking at every row of `turns.jsonl` and then of
+    // `turns_holdout.jsonl` (the test until its misses were read): both are the fitting part.
+    // `turns_holdout2.jsonl`, written apart afterwards and read only by this code, is the test.
+    let fit = parse::<TurnRow>(TURNS, "turns.jsonl")?
+        .into_iter()
+        .chain(parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?);
+    let held = parse::<TurnRow>(TURNS_HOLDOUT2, "turns_holdout2.jsonl")?.into_iter().map(|t| (0, t));
+    let fit = fit.map(|t| (1, t));
     for (part, t) in fit.chain(held) {
         let _ = (t.lang, &t.kind);
         let asks = crate::transcript::asking::asks(&t.text);

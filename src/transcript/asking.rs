@@ -16,12 +16,26 @@ const AUX: &[&str] = &[
     "do", "does", "did", "is", "are", "was", "were", "would", "will", "can", "could", "should", "have", "has", "had",
     "shall", "may", "might", "must",
 ];
+/// Subjects after an opening auxiliary: "Did the team keep using it", "Is anyone on call".
+const SUBJECTS: &[&str] = &[
+    "you", "we", "they", "there", "it", "that", "this", "your", "the", "a", "an", "any", "anyone", "anybody",
+    "anything", "someone", "somebody", "he", "she", "i", "those", "these", "their", "our", "his", "her", "its",
+    "everyone", "people", "all", "other",
+];
 /// After "how": degree words that ask ("how many", "how long").
 const HOW_DEGREE: &[&str] = &["many", "much", "long", "often", "big", "fast", "large", "far", "well", "come", "about"];
 /// Openers that ask with no question word or mark.
 const ASKING_EN: &[&str] = &[
     "talk about",
-    "share",
+    "share how",
+    "share what",
+    "share why",
+    "share an example",
+    "share a time",
+    "share your experience",
+    "share your thoughts",
+    "share more",
+    "share some",
     "name",
     "list",
     "compare",
@@ -64,7 +78,64 @@ const ASKING_EN: &[&str] = &[
     "give me",
     "help me understand",
     "take me through",
+    // Tasks: "Write a function that…", "Design a rate limiter for…".
+    "write a ",
+    "write an ",
+    "write me",
+    "write some",
+    "implement a",
+    "implement an",
+    "implement the",
+    "design a ",
+    "design an ",
+    "design the",
+    "sketch",
+    "code up",
 ];
+/// First-person requests that ask wherever they stand in the sentence: "We run forty services
+/// on Kafka, so I want to understand how you'd design idempotent consumers".
+const REQUESTS_EN: &[&str] = &[
+    "i want to understand",
+    "i'd like to understand",
+    "i would like to understand",
+    "i want to hear",
+    "i want to know",
+    "i'd like to know",
+    "i'd like to hear",
+    "i'd love to hear",
+    "i'd love to know",
+    "i'd be curious",
+    "i'd be interested to hear",
+    "i'm curious how",
+    "i'm curious what",
+    "i'm curious why",
+    "i'm wondering",
+    "help me understand",
+];
+/// Rhetorical openers: asked only to be answered by the one asking, or by nobody.
+const RHETORICAL_EN: &[&str] = &[
+    "who doesn't",
+    "who hasn't",
+    "who isn't",
+    "who wouldn't",
+    "who didn't",
+    "who knew",
+    "who cares",
+    "why would anyone",
+    "why would anybody",
+    "isn't that always",
+    "what could go wrong",
+    "what could possibly go wrong",
+    "guess what",
+    "how cool is that",
+    "how crazy is that",
+];
+/// Chinese rhetorical openers ("谁不喜欢…", "哪有…", "难道不是…").
+const RHETORICAL_ZH: &[&str] = &["谁不", "谁没", "谁会不", "哪有", "难道不是", "可不是", "那可不", "何必", "何尝"];
+/// Openers of the next sentence that show the speaker answered their own question.
+const SELF_ANSWERS: &[&str] = &["nobody", "no one", "none", "nothing", "never", "就是", "答案是", "答案就是"];
+/// Chinese tags asking for a nod: "这就是经典的 trade-off 嘛，是不是？".
+const TAGS_ZH: &[&str] = &["对吧", "是吧", "是不是", "对不对", "不是吗", "没错吧", "你说是吧", "对不"];
 /// Tags that turn a statement into a remark asking for agreement, not an answer.
 const TAGS: &[&str] = &[
     "right",
@@ -141,16 +212,59 @@ const PROMPTS_ZH: &[&str] = &[
     "如果让你",
     "如果你",
     "那如果",
+    // Tasks: "写一下 LRU cache 吧".
+    "写一下",
+    "写个",
+    "实现一下",
+    "设计一下",
+    "画一下",
+    "比较一下",
+    "对比一下",
+    "分析一下",
+    "估算一下",
+    "推导一下",
 ];
 /// What, before a Chinese question word, makes it part of a statement ("我也不知道为什么…").
 const NOT_ASKING_ZH: &[&str] =
     &["不知道", "不清楚", "不管", "无论", "不论", "没什么", "不为什么", "说不上", "搞不懂", "不明白", "知道为什么"];
+/// Quantities that state rather than ask ("好几个候选人", "或多或少").
+const QUANTITIES_ZH: &[&str] = &[
+    "好几个",
+    "这几个",
+    "那几个",
+    "前几个",
+    "后几个",
+    "头几个",
+    "或多或少",
+    "多多少少",
+    "没多少",
+    "没多久",
+    "就是为什么",
+    "也是为什么",
+];
 /// Chinese question words that are part of a statement when these follow them.
 const STATEMENT_TAILS_ZH: &[&str] = &["什么都", "什么的", "怎么说呢", "怎么都", "哪儿都", "哪里都", "多少都"];
 
 /// Whether the turn asks something in any of its sentences.
 pub fn asks(text: &str) -> bool {
-    sentences(text).iter().any(|s| sentence_asks(s))
+    let all = sentences(text);
+    all.iter().enumerate().any(|(i, s)| sentence_asks(s) && !all.get(i + 1).is_some_and(|n| answers_itself(s, n)))
+}
+
+/// "Why would anyone write their own tokenizer? Nobody, that's why." / "什么叫生产环境？就是…":
+/// the next sentence answers the question, so the turn asks nothing of the candidate.
+fn answers_itself(question: &str, next: &str) -> bool {
+    let next = next.trim_start().to_lowercase();
+    let opens = |p: &&str| {
+        next.starts_with(p) && !next[p.len()..].starts_with(char::is_alphanumeric)
+            || p.chars().any(is_cjk) && next.starts_with(p)
+    };
+    // "为什么呢？因为…": a bare "why" answered at once with "because".
+    let bare_why =
+        question.chars().count() <= 8 && (question.contains("为什么") || question.to_lowercase().starts_with("why"));
+    SELF_ANSWERS.iter().any(opens)
+        || next.contains("that's why")
+        || bare_why && (next.starts_with("因为") || next.starts_with("because"))
 }
 
 /// Whether one sentence asks.
@@ -161,15 +275,41 @@ pub fn sentence_asks(s: &str) -> bool {
     }
     let marked = t.ends_with('?') || t.ends_with('？');
     if t.chars().any(is_cjk) {
-        return marked || chinese_asks(t);
+        let bare = t.trim_start_matches(|c: char| "那就其实说实话，, ".contains(c));
+        if RHETORICAL_ZH.iter().any(|p| bare.starts_with(p)) || rhetorical_which_zh(bare) {
+            return false;
+        }
+        return if marked { !is_tag_remark_zh(t) } else { chinese_asks(t) };
     }
     let lower = t.to_lowercase().replace('’', "'");
     let words: Vec<&str> =
         lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+    let opening = words.iter().skip_while(|w| LEAD_IN.contains(w)).copied().collect::<Vec<_>>().join(" ");
+    if RHETORICAL_EN.iter().any(|p| opening.starts_with(p)) {
+        return false;
+    }
     if marked {
         return !is_tag_remark(&lower, &words);
     }
-    is_question_sentence(t) || english_asks(&lower, &words)
+    let padded = format!(" {} ", words.join(" "));
+    is_question_sentence(t)
+        || english_asks(&lower, &words)
+        || REQUESTS_EN.iter().any(|p| padded.contains(&format!(" {p} ")))
+}
+
+/// "哪个团队没被 flaky test 折磨过呢？": "which one hasn't" expects the answer "none".
+fn rhetorical_which_zh(t: &str) -> bool {
+    ["哪个", "哪家", "哪一个", "哪位"].iter().any(|p| t.starts_with(p))
+        && t.chars().take(12).any(|c| c == '没' || c == '不')
+}
+
+/// "谁都踩过这个坑，对吧？": a statement with a tag asks for a nod, unless it is about the
+/// candidate ("你们用的是 Postgres，对吧？" asks them to confirm) or asks by itself.
+fn is_tag_remark_zh(t: &str) -> bool {
+    let body = t.trim_end_matches(['?', '？', ' ']);
+    let Some((head, tag)) = body.rsplit_once(['，', ',']) else { return false };
+    let tag = tag.trim().trim_end_matches(['呢', '啊', '呀']);
+    TAGS_ZH.contains(&tag) && !head.trim().is_empty() && !head.contains('你') && !chinese_asks(head)
 }
 
 /// "That's the classic trade-off, isn't it?" — a statement with a tag: it asks for a nod.
@@ -181,7 +321,12 @@ fn is_tag_remark(lower: &str, words: &[&str]) -> bool {
     let (first, second) = (w.next().unwrap_or(""), w.next().unwrap_or(""));
     // "What did you pick, right?" still asks; "Who hasn't been burned…, right?" does not.
     let asks_itself = AUX.contains(&first) || WH.contains(&first) && AUX.contains(&second);
-    TAGS.contains(&tag) && !head.trim().is_empty() && !asks_itself
+    // "You used Postgres for the checkpoints, right?" asks the candidate to confirm.
+    let about_you = head
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| matches!(w, "you" | "your" | "you're" | "you've"))
+        && !head.contains("you know");
+    TAGS.contains(&tag) && !head.trim().is_empty() && !asks_itself && !about_you
 }
 
 fn english_asks(lower: &str, words: &[&str]) -> bool {
@@ -202,28 +347,44 @@ fn english_asks(lower: &str, words: &[&str]) -> bool {
         "why" => !matches!(second, "we" | "i" | "it's" | "this"),
         f if WH.contains(&f) => AUX.contains(&second) || second == "happens" || second == "happened" || second == "if",
         // "Do you…", "Have you…", "Is there…": inversion asks.
-        f if AUX.contains(&f) => matches!(second, "you" | "we" | "they" | "there" | "it" | "that" | "this" | "your"),
+        f if AUX.contains(&f) => SUBJECTS.contains(&second),
         _ => false,
     }
 }
 
 fn chinese_asks(t: &str) -> bool {
     let end = t.trim_end_matches(['。', '，', ',', ' ']);
-    if ["吗", "呢", "么", "嘛"].iter().any(|p| end.ends_with(p)) && !end.ends_with("怎么说呢") {
+    // "吗" asks wherever it stands ("你用过 LangChain 吗还是都是自己写的"); "嘛" at the end
+    // mostly states ("这就是经典的 trade-off 嘛").
+    if t.contains('吗') || ["呢", "么"].iter().any(|p| end.ends_with(p)) && !end.ends_with("怎么说呢") {
         return true;
     }
-    // "先简单介绍一下…", "那你再讲讲…": the prompt after a leading adverb or two.
-    let bare = t.trim_start_matches(|c: char| "那先再就你请简单来然后好的，, ".contains(c));
-    if PROMPTS_ZH.iter().any(|p| t.starts_with(p) || bare.starts_with(p)) {
+    // "先简单介绍一下…", "进程和线程的区别，你简单说一下": a prompt opening a clause, after a
+    // leading adverb or two.
+    let prompt = |clause: &str| {
+        let bare = clause.trim_start_matches(|c: char| "那先再就你请简单稍微可以来然后好的 ".contains(c));
+        PROMPTS_ZH.iter().any(|p| clause.starts_with(p) || bare.starts_with(p))
+    };
+    // A later clause asks only when it turns to the candidate ("…，你简单说一下"); "那我们进入
+    // 下一个环节，聊聊系统设计" announces the next part.
+    let mut clauses = t.split(['，', ',', '；']).map(str::trim);
+    let to_you = |c: &str| c.trim_start_matches(|c: char| "那再就".contains(c)).starts_with(['你', '请']);
+    if clauses.next().is_some_and(prompt) || clauses.any(|c| to_you(c) && prompt(c)) {
         return true;
     }
     ASKING_ZH.iter().any(|w| {
         t.match_indices(w).any(|(at, _)| {
             let (before, upto, from) = (&t[..at], &t[..at + w.len()], &t[at..]);
             !NOT_ASKING_ZH.iter().any(|n| upto.ends_with(n) || before.contains(n))
+                && !inside_quantity(t, at)
                 && !STATEMENT_TAILS_ZH.iter().any(|n| from.starts_with(n))
         })
     })
+}
+
+/// Whether the byte `at` of `t` lies inside a quantity that states ("好几个候选人").
+fn inside_quantity(t: &str, at: usize) -> bool {
+    QUANTITIES_ZH.iter().any(|n| t.match_indices(n).any(|(start, m)| (start..start + m.len()).contains(&at)))
 }
 
 #[cfg(test)]
@@ -243,6 +404,12 @@ mod tests {
             "那后来呢",
             "Talk about the first protein structure you worked on.",
             "先简单介绍一下你最近做的一个Agent项目。",
+            "and did the team keep using it after you left",
+            "We run forty services on Kafka, so I want to understand how you'd design idempotent consumers",
+            "You used Postgres for the checkpoints, right?",
+            "进程和线程的区别，你简单说一下",
+            "你用过 LangChain 吗还是都是自己写的",
+            "写一下 LRU cache 吧，用你熟悉的语言就行",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -259,6 +426,15 @@ mod tests {
             "我也不知道为什么大家都这么做。",
             "好，这个挺有意思。",
             "这个没什么问题。",
+            "Why would anyone write their own tokenizer? Nobody, that's why.",
+            "Isn't that always the way? You fix one flaky test and two more show up.",
+            "Share your screen when you're ready.",
+            "谁不喜欢写 YAML 呢，对吧？",
+            "这就是经典的 trade-off 嘛，是不是？",
+            "哪个团队没被 flaky test 折磨过呢？",
+            "这个问题我问过好几个候选人，每个人答得都不一样，挺正常的。",
+            "什么叫生产环境？就是出了问题半夜会有人给你打电话的地方。",
+            "好，那我们进入下一个环节，聊聊系统设计。",
         ] {
             assert!(!asks(s), "{s}");
         }
