@@ -4,7 +4,7 @@
 # Usage: python3 scripts/fit_relevance.py DUMP [feature indices, e.g. 0,1,2,4,5]
 import json,sys,math
 items=[json.loads(l) for l in open(sys.argv[1])]
-POS={'out-of-base-good','out-of-base-weak','near-miss-good','near-miss-weak','choice-right'}
+POS={'paraphrase-answer','out-of-base-good','out-of-base-weak','near-miss-good','near-miss-weak','choice-right'}
 NEG={'out-of-base-off-topic','out-of-base-moved','choice-moved'}
 rows=[]
 for it in items:

@@ -145,6 +145,7 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("paraphrases matched to their entry", pct(&v.paraphrase_matched)),
             ("  the base's own held-out paraphrases", pct(&v.kb_paraphrase_matched)),
             ("  right answers to them scored against that entry", pct(&v.paraphrase_answer_matched)),
+            ("  right answers to them scored under 25", pct(&v.paraphrase_answer_squashed)),
             ("near misses given their neighbour as reference", pct(&v.near_miss_wrong_reference)),
             ("good near-miss answers called off-topic", pct(&v.near_miss_false_alarm)),
             ("good near-miss answers above weak ones", pct(&v.near_miss_good_over_weak)),

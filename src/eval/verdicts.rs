@@ -121,6 +121,9 @@ pub struct VerdictRow {
     pub kb_paraphrase_matched: Rate,
     /// Right answers to the base's held-out wordings of their question scored against its entry.
     pub paraphrase_answer_matched: Rate,
+    /// The same right answers scored under 25, whatever reference they got: sound answers told
+    /// they answer nothing.
+    pub paraphrase_answer_squashed: Rate,
     /// Near-miss questions scored against the entry they are a near miss of (a wrong reference).
     pub near_miss_wrong_reference: Rate,
     /// Good answers to near-miss questions judged off-topic.
@@ -392,8 +395,10 @@ fn choices(
         let wordings: Vec<String> =
             j.s.kb.get(&c.entry).map(|e| e.eval_paraphrases.iter().take(2).cloned().collect()).unwrap_or_default();
         for q in &wordings {
-            let (chosen, _) = j.judge("paraphrase-answer", &c.entry, q, &c.right, c.lang, Some(&c.entry))?;
-            rows[row(&c.entry)].paraphrase_answer_matched.add(chosen.as_deref() == Some(c.entry.as_str()));
+            let (chosen, score) = j.judge("paraphrase-answer", &c.entry, q, &c.right, c.lang, Some(&c.entry))?;
+            let r = &mut rows[row(&c.entry)];
+            r.paraphrase_answer_matched.add(chosen.as_deref() == Some(c.entry.as_str()));
+            r.paraphrase_answer_squashed.add(score.overall < 25);
         }
         let p = row(&c.entry);
         let r = &mut rows[p];
