@@ -419,24 +419,28 @@ fn choices(
     Ok(())
 }
 
+/// Where one quiz set's figures go: all items, Chinese, English.
+type QuizRates = fn(&mut VerdictRow) -> [&mut Rate; 3];
+
 fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
-    for c in parse::<ShortChoice>(CHOICE_SHORT, "choice_short.jsonl")? {
-        let won = j.choose("short-choice", &c)?;
-        let r = &mut rows[row(&c.id)];
-        r.short_choice_right_over_wrong.add(won);
-        match c.lang {
-            Lang::Zh => r.short_choice_zh.add(won),
-            Lang::En => r.short_choice_en.add(won),
-        }
-    }
-    // Written after every earlier constant was chosen; halves as for every other set.
-    for c in parse::<ShortChoice>(CHOICE_OUTSIDE, "choice_outside.jsonl")? {
-        let won = j.choose("outside-choice", &c)?;
-        let r = &mut rows[row(&c.id)];
-        r.outside_choice_right_over_wrong.add(won);
-        match c.lang {
-            Lang::Zh => r.outside_choice_zh.add(won),
-            Lang::En => r.outside_choice_en.add(won),
+    // The second set was written after every earlier constant was chosen; halves as for the rest.
+    let sets: [(&str, &str, &'static str, QuizRates); 2] = [
+        (CHOICE_SHORT, "choice_short.jsonl", "short-choice", |r| {
+            [&mut r.short_choice_right_over_wrong, &mut r.short_choice_zh, &mut r.short_choice_en]
+        }),
+        (CHOICE_OUTSIDE, "choice_outside.jsonl", "outside-choice", |r| {
+            [&mut r.outside_choice_right_over_wrong, &mut r.outside_choice_zh, &mut r.outside_choice_en]
+        }),
+    ];
+    for (text, name, set, rates) in sets {
+        for c in parse::<ShortChoice>(text, name)? {
+            let won = j.choose(set, &c)?;
+            let [all, zh, en] = rates(&mut rows[row(&c.id)]);
+            all.add(won);
+            match c.lang {
+                Lang::Zh => zh.add(won),
+                Lang::En => en.add(won),
+            }
         }
     }
     Ok(())
