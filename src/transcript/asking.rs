@@ -254,14 +254,23 @@ pub fn asks(text: &str) -> bool {
 /// "Why would anyone write their own tokenizer? Nobody, that's why." / "什么叫生产环境？就是…":
 /// the next sentence answers the question, so the turn asks nothing of the candidate.
 fn answers_itself(question: &str, next: &str) -> bool {
+    // A question put to the candidate is not answered by whatever follows it ("你们的 QPS 大概多少？
+    // 就是峰值的时候。" narrows it; "How would you do it? Nothing fancy, walk me through it.").
+    let lower_q = question.to_lowercase();
+    let to_you = question.contains(['你', '您'])
+        || lower_q.split(|c: char| !c.is_alphanumeric() && c != '\'').any(|w| matches!(w, "you" | "your" | "you're"));
+    if to_you {
+        return false;
+    }
     let next = next.trim_start().to_lowercase();
+    // An English answer to oneself is short ("Nobody, that's why."); a Chinese one opens with it.
+    let short = next.split_whitespace().count() <= 5;
     let opens = |p: &&str| {
-        next.starts_with(p) && !next[p.len()..].starts_with(char::is_alphanumeric)
+        next.starts_with(p) && !next[p.len()..].starts_with(char::is_alphanumeric) && short
             || p.chars().any(is_cjk) && next.starts_with(p)
     };
     // "为什么呢？因为…": a bare "why" answered at once with "because".
-    let bare_why =
-        question.chars().count() <= 8 && (question.contains("为什么") || question.to_lowercase().starts_with("why"));
+    let bare_why = question.chars().count() <= 8 && (question.contains("为什么") || lower_q.starts_with("why"));
     SELF_ANSWERS.iter().any(opens)
         || next.contains("that's why")
         || bare_why && (next.starts_with("因为") || next.starts_with("because"))
@@ -299,8 +308,11 @@ pub fn sentence_asks(s: &str) -> bool {
 
 /// "哪个团队没被 flaky test 折磨过呢？": "which one hasn't" expects the answer "none".
 fn rhetorical_which_zh(t: &str) -> bool {
+    // "哪个方案不会丢数据？" asks; "哪个…没…过呢" expects "none".
+    let end = t.trim_end_matches(['？', '?', '。', ' ']);
     ["哪个", "哪家", "哪一个", "哪位"].iter().any(|p| t.starts_with(p))
-        && t.chars().take(12).any(|c| c == '没' || c == '不')
+        && t.chars().take(12).any(|c| c == '没')
+        && (end.ends_with("过呢") || end.ends_with('过'))
 }
 
 /// "谁都踩过这个坑，对吧？": a statement with a tag asks for a nod, unless it is about the
@@ -347,7 +359,8 @@ fn english_asks(lower: &str, words: &[&str]) -> bool {
         "why" => !matches!(second, "we" | "i" | "it's" | "this"),
         f if WH.contains(&f) => AUX.contains(&second) || second == "happens" || second == "happened" || second == "if",
         // "Do you…", "Have you…", "Is there…": inversion asks.
-        f if AUX.contains(&f) => SUBJECTS.contains(&second),
+        // "Have a look at this." is an instruction.
+        f if AUX.contains(&f) => SUBJECTS.contains(&second) && !(f == "have" && matches!(second, "a" | "an")),
         _ => false,
     }
 }
@@ -410,6 +423,9 @@ mod tests {
             "进程和线程的区别，你简单说一下",
             "你用过 LangChain 吗还是都是自己写的",
             "写一下 LRU cache 吧，用你熟悉的语言就行",
+            "你们的 QPS 大概多少？就是峰值的时候。",
+            "How would you roll it out? Nothing fancy, just walk me through it.",
+            "哪个方案不会丢数据？",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -435,6 +451,7 @@ mod tests {
             "这个问题我问过好几个候选人，每个人答得都不一样，挺正常的。",
             "什么叫生产环境？就是出了问题半夜会有人给你打电话的地方。",
             "好，那我们进入下一个环节，聊聊系统设计。",
+            "Have a look at the diagram first.",
         ] {
             assert!(!asks(s), "{s}");
         }
