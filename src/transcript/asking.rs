@@ -285,7 +285,7 @@ pub fn sentence_asks(s: &str) -> bool {
     let marked = t.ends_with('?') || t.ends_with('？');
     if t.chars().any(is_cjk) {
         let bare = t.trim_start_matches(|c: char| "那就其实说实话，, ".contains(c));
-        if RHETORICAL_ZH.iter().any(|p| bare.starts_with(p)) || rhetorical_which_zh(bare) {
+        if RHETORICAL_ZH.iter().any(|p| t.starts_with(p) || bare.starts_with(p)) || rhetorical_which_zh(bare) {
             return false;
         }
         return if marked { !is_tag_remark_zh(t) } else { chinese_asks(t) };
@@ -452,6 +452,7 @@ mod tests {
             "什么叫生产环境？就是出了问题半夜会有人给你打电话的地方。",
             "好，那我们进入下一个环节，聊聊系统设计。",
             "Have a look at the diagram first.",
+            "那可不吗，大家都踩过这个坑。",
         ] {
             assert!(!asks(s), "{s}");
         }
