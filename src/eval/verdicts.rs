@@ -203,11 +203,7 @@ struct Judge<'a> {
 
 impl Judge<'_> {
     /// Whether a quiz item's marked option scores above its distractor.
-    fn choose(&mut self, set: &'static str, c: &ShortChoice) -> Result<bool, KbError> {
-        let (right_set, wrong_set) = match set {
-            "outside-choice" => ("outside-choice-right", "outside-choice-wrong"),
-            _ => ("short-choice-right", "short-choice-wrong"),
-        };
+    fn choose(&mut self, [right_set, wrong_set]: [&'static str; 2], c: &ShortChoice) -> Result<bool, KbError> {
         let (_, right) = self.judge(right_set, &c.id, &c.question, &c.right, c.lang, None)?;
         let (_, wrong) = self.judge(wrong_set, &c.id, &c.question, &c.wrong, c.lang, None)?;
         Ok(right.overall > wrong.overall)
@@ -424,17 +420,17 @@ type QuizRates = fn(&mut VerdictRow) -> [&mut Rate; 3];
 
 fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     // The second set was written after every earlier constant was chosen; halves as for the rest.
-    let sets: [(&str, &str, &'static str, QuizRates); 2] = [
-        (CHOICE_SHORT, "choice_short.jsonl", "short-choice", |r| {
+    let sets: [(&str, &str, [&'static str; 2], QuizRates); 2] = [
+        (CHOICE_SHORT, "choice_short.jsonl", ["short-choice-right", "short-choice-wrong"], |r| {
             [&mut r.short_choice_right_over_wrong, &mut r.short_choice_zh, &mut r.short_choice_en]
         }),
-        (CHOICE_OUTSIDE, "choice_outside.jsonl", "outside-choice", |r| {
+        (CHOICE_OUTSIDE, "choice_outside.jsonl", ["outside-choice-right", "outside-choice-wrong"], |r| {
             [&mut r.outside_choice_right_over_wrong, &mut r.outside_choice_zh, &mut r.outside_choice_en]
         }),
     ];
-    for (text, name, set, rates) in sets {
+    for (text, name, item_sets, rates) in sets {
         for c in parse::<ShortChoice>(text, name)? {
-            let won = j.choose(set, &c)?;
+            let won = j.choose(item_sets, &c)?;
             let [all, zh, en] = rates(&mut rows[row(&c.id)]);
             all.add(won);
             match c.lang {
