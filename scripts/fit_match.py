@@ -10,6 +10,7 @@ def feats(hits,k):
     s=h.get('similarity') or 0; f=h.get('answer_fit'); f=0 if f is None else f
     others_s=[x.get('similarity') or 0 for j,x in enumerate(hits) if j!=k]
     others_f=[(x.get('answer_fit') or 0) for j,x in enumerate(hits) if j!=k]
+    if h.get('runner_up') is not None: others_s.append(h['runner_up'])
     ms=s-max(others_s) if others_s else 0.05
     mf=f-max(others_f) if others_f else 1.0
     return [s,h['precision'],h['relevance'],f,ms,mf,1.0 if k==0 else 0.0]

@@ -180,6 +180,26 @@ fn unrelated_questions_find_no_reference() {
     assert!(found.len() <= 1, "unrelated questions found references: {found:?} (gate {VECTOR_RELEVANCE_MIN})");
 }
 
+/// A question from another field that shares one rare word with an entry ("LoRA" with the entry
+/// on choosing between prompting, RAG and fine-tuning) is not that entry's question: the entry
+/// stands far from it by vectors (`scoring::matching::SIMILARITY_MIN`), and another entry stands
+/// closer than the hit (its lead over the whole base, not over the hits alone).
+#[test]
+fn a_shared_rare_word_is_not_the_same_question() {
+    let s = engine();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    for q in ["What is LoRA?", "LoRA 是什么？"] {
+        let hits = interview_doctor::scoring::references(s, q, &cancel).unwrap();
+        let same = interview_doctor::scoring::same_question(&hits).map(|h| h.id.clone());
+        assert!(same.is_none(), "{q}: matched {same:?} among {hits:?}");
+    }
+    // The same engine still matches the base's question reworded.
+    let q = "How would you choose between prompt engineering, RAG and fine-tuning when an agent underperforms?";
+    let hits = interview_doctor::scoring::references(s, q, &cancel).unwrap();
+    let same = interview_doctor::scoring::same_question(&hits).map(|h| h.id.clone());
+    assert_eq!(same.as_deref(), Some("model-capability-007"), "{hits:?}");
+}
+
 fn models_copy() -> tempfile::TempDir {
     let src = models().dir;
     let dst = tempfile::tempdir().unwrap();

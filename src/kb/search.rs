@@ -65,6 +65,10 @@ pub struct SearchHit {
     pub precision: f64,
     /// Best cosine between the query and the entry's phrasings, when vectors are available.
     pub similarity: Option<f64>,
+    /// The best cosine of any other entry of the base to the query (vectors only): an entry's
+    /// lead over the rest, which the hits alone understate when few entries share its words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_up: Option<f64>,
     /// How well the entry's expert answer fits the query (z over every expert answer of the base),
     /// when asked for (`KbSearch::answer_fit`): another question of the same topic is answered by
     /// another passage, even when the two questions read alike.
@@ -193,19 +197,23 @@ impl KbSearch {
         };
         // The query is embedded only when the mode ranks by vectors. (Running BM25 on another
         // thread meanwhile made hybrid slower: ONNX Runtime already keeps both cores busy.)
-        let (qvec, ranked) = match (&self.vectors, mode) {
+        let (qvec, ranked, by_vector) = match (&self.vectors, mode) {
             (Some(v), SearchMode::Hybrid) => {
                 let qvec = v.query_vector(query)?;
-                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, dense(&qvec))], k);
-                (Some(qvec), fused)
+                let by_vector = dense(&qvec);
+                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, by_vector.clone())], k);
+                (Some(qvec), fused, by_vector)
             }
             (Some(v), SearchMode::Vector) => {
                 let qvec = v.query_vector(query)?;
                 let ranked = dense(&qvec);
-                (Some(qvec), ranked)
+                (Some(qvec), ranked.clone(), ranked)
             }
-            _ => (None, bm25()?),
+            _ => (None, bm25()?, Vec::new()),
         };
+        // The closest other entry of the whole base, by vectors: what a hit's lead is measured
+        // against, whether or not that entry made the hits.
+        let runner_up = |id: &str| by_vector.iter().find(|(other, _)| other != id).map(|(_, s)| round3(*s));
         // A question often opens with a greeting or a segue ("你好，今天聊聊 Agent。先说说…"): the
         // relevance of an entry is its best over the whole question and each of its sentences.
         let mut parts: Vec<HashSet<String>> = vec![q_terms.into_iter().collect()];
@@ -220,6 +228,7 @@ impl KbSearch {
             .filter_map(|(id, score)| {
                 let i = self.kb.entries.binary_search_by(|e| e.id.as_str().cmp(&id)).ok()?;
                 let e = &self.kb.entries[i];
+                let runner_up = qvec.as_ref().and_then(|_| runner_up(&id));
                 Some(SearchHit {
                     id,
                     dimension: e.dimension.clone(),
@@ -231,6 +240,7 @@ impl KbSearch {
                         (Some(v), Some(q)) => Some(round3(v.similarity(q, i) as f64)),
                         _ => None,
                     },
+                    runner_up,
                     answer_fit: None,
                 })
             })

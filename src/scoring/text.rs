@@ -58,7 +58,8 @@ impl Texts {
 
     /// The share of the reference answer's own terms the answer uses (half of completeness).
     pub fn recalls(&self, share: f64) -> String {
-        let p = (share * 100.0).round();
+        // `+ 0.0` and the floor at 0: a share that rounds to nothing reads "0%", never "-0%".
+        let p = (share * 100.0).round().max(0.0) + 0.0;
         self.t(format!("用到参考答案 {p}% 的术语"), format!("uses {p}% of the reference answer's terms"))
     }
 
