@@ -28,10 +28,12 @@ fn the_verdict_sets_test_half_holds() {
     assert!(share(&test.out_of_base_off_topic_caught) >= 0.5, "off-topic answers caught");
     assert!(share(&test.paraphrase_matched) >= 0.6, "paraphrases matched");
     assert!(share(&test.margin_25) >= 0.8, "right answers ahead of moved ones by 25");
-    // 17 of 66 when the no-reference model was refitted with these answers' other half (21 before).
-    assert!(share(&test.paraphrase_answer_squashed) <= 0.33, "right answers to reworded questions under 25");
+    // 17 of 66 when the no-reference model was refitted with these answers' other half (21 before);
+    // 14 once an unsure match gives way to that model (`scoring::DOUBT_ASKED_MIN`).
+    assert!(share(&test.paraphrase_answer_squashed) <= 0.28, "right answers to reworded questions under 25");
     assert!(share(&test.choice_right_over_wrong) >= 0.8, "the right option above the wrong one");
-    assert!(share(&test.short_choice_right_over_wrong) >= 0.55, "the marked quiz option above the distractor");
+    // 0.686 (24 of 35) since the match's lead is over the whole base.
+    assert!(share(&test.short_choice_right_over_wrong) >= 0.6, "the marked quiz option above the distractor");
     assert!(share(&test.outside_choice_right_over_wrong) >= 0.5, "the second quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
