@@ -201,13 +201,15 @@ impl KbSearch {
             (Some(v), SearchMode::Hybrid) => {
                 let qvec = v.query_vector(query)?;
                 let by_vector = dense(&qvec);
-                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, by_vector.clone())], k);
-                (Some(qvec), fused, by_vector)
+                let top = top_two(&by_vector);
+                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, by_vector)], k);
+                (Some(qvec), fused, top)
             }
             (Some(v), SearchMode::Vector) => {
                 let qvec = v.query_vector(query)?;
                 let ranked = dense(&qvec);
-                (Some(qvec), ranked.clone(), ranked)
+                let top = top_two(&ranked);
+                (Some(qvec), ranked, top)
             }
             _ => (None, bm25()?, Vec::new()),
         };
@@ -328,6 +330,11 @@ pub fn references(hits: &[SearchHit]) -> Vec<SearchHit> {
     let key = |h: &SearchHit| h.relevance + h.precision + h.similarity.unwrap_or(0.0);
     relevant.sort_by(|(ia, a), (ib, b)| key(b).total_cmp(&key(a)).then(ia.cmp(ib)));
     relevant.into_iter().map(|(_, h)| h.clone()).collect()
+}
+
+/// The first two of a ranking: the best other entry for any hit is one of them.
+fn top_two(ranked: &[(String, f64)]) -> Vec<(String, f64)> {
+    ranked.iter().take(2).cloned().collect()
 }
 
 pub fn round3(x: f64) -> f64 {

@@ -9,10 +9,12 @@
 //! the entry stands ahead of the closest other entry of the whole base (not of the hits only: an
 //! entry alone among the hits, because it alone shares a rare word with the question, was given a
 //! fixed lead before; with its real lead, at the same weights, the test half keeps 268 of 346 own
-//! entries (266 before) and passes 24 of 98 out-of-base hits (27)). A logistic model on those features gives the
-//! probability, and the answer has the last word ([`answer_agrees`]); the weights were fitted on the fitting half of `data/eval/nearmiss.jsonl`,
-//! `out_of_base.jsonl`, `choice.jsonl` and the base's evaluation paraphrases (`ivd eval --dump`,
-//! `scripts/fit_match.py`; the no-reference relevance model: `scripts/fit_relevance.py`); `ivd eval` reports the other half.
+//! entries (266 before) and passes 24 of 98 out-of-base hits (27)). A logistic model on those
+//! features gives the probability, and the answer has the last word ([`answer_agrees`]). The
+//! weights were fitted on the fitting half of `data/eval/nearmiss.jsonl`, `out_of_base.jsonl`,
+//! `choice.jsonl` and the base's evaluation paraphrases (`ivd eval --dump`,
+//! `scripts/fit_match.py`; the no-reference relevance model: `scripts/fit_relevance.py`);
+//! `ivd eval` reports the other half.
 
 use crate::kb::search::SearchHit;
 
@@ -79,7 +81,7 @@ pub fn probability(hits: &[SearchHit], k: usize) -> Option<f64> {
 /// Whether `hits[k]` is the same question as the one asked.
 pub fn is_same(hits: &[SearchHit], k: usize) -> bool {
     match probability(hits, k) {
-        Some(p) => p >= SAME_MIN && hits[k].similarity.is_some_and(|s| s >= SIMILARITY_MIN),
+        Some(p) => p >= SAME_MIN && hits.get(k).and_then(|h| h.similarity).is_some_and(|s| s >= SIMILARITY_MIN),
         None => hits.get(k).is_some_and(|h| h.precision >= WORDS_ONLY_PRECISION),
     }
 }

@@ -65,6 +65,7 @@ pub const OWN_FIT_MIN: f64 = 2.0;
 /// reworded questions, good near-miss answers, weak answers to questions the base lacks) and 1
 /// answer moved to another question or a wrong quiz option (0.3 and 0.8: 10 and 4).
 pub const DOUBT_ASKED_MIN: f64 = 0.4;
+/// The match probability ([`matching::probability`]) from which the match is not doubted so.
 pub const MATCH_SURE: f64 = 0.9;
 
 /// Score `answer` against the question's references (`hits`, best first, as
