@@ -230,7 +230,8 @@ impl KbSearch {
             .filter_map(|(id, score)| {
                 let i = self.kb.entries.binary_search_by(|e| e.id.as_str().cmp(&id)).ok()?;
                 let e = &self.kb.entries[i];
-                let runner_up = qvec.as_ref().and_then(|_| runner_up(&id));
+                // Empty without vectors, so no runner-up then.
+                let runner_up = runner_up(&id);
                 Some(SearchHit {
                     id,
                     dimension: e.dimension.clone(),
