@@ -35,6 +35,7 @@ const CHOICE_SHORT: &str = include_str!("../../data/eval/choice_short.jsonl");
 const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
 const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
 const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
+const TURNS_FIT3: &str = include_str!("../../data/eval/turns_fit3.jsonl");
 const TURNS_HOLDOUT2: &str = include_str!("../../data/eval/turns_holdout2.jsonl");
 
 #[derive(Debug, Clone, Deserialize)]
@@ -451,12 +452,14 @@ fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> R
         }
         rows[row(&k.question)].kinds_recognised.add(crate::scoring::kind::of(&k.question).is_some());
     }
-    // The rules were written looking at every row of `turns.jsonl` and then of
-    // `turns_holdout.jsonl` (the test until its misses were read): both are the fitting part.
-    // `turns_holdout2.jsonl`, written apart afterwards and read only by this code, is the test.
+    // The rules were written looking at every row of `turns.jsonl`, then of `turns_holdout.jsonl`
+    // (the test until its misses were read) and of `turns_fit3.jsonl` (remarks that end in "?"):
+    // all three are the fitting part. `turns_holdout2.jsonl`, written apart and read only by this
+    // code, is the test.
     let fit = parse::<TurnRow>(TURNS, "turns.jsonl")?
         .into_iter()
-        .chain(parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?);
+        .chain(parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?)
+        .chain(parse::<TurnRow>(TURNS_FIT3, "turns_fit3.jsonl")?);
     let held = parse::<TurnRow>(TURNS_HOLDOUT2, "turns_holdout2.jsonl")?.into_iter().map(|t| (0, t));
     let fit = fit.map(|t| (1, t));
     for (part, t) in fit.chain(held) {

@@ -4,246 +4,9 @@
 //! a scored question or stays a remark inside the answer it interrupts; role detection keeps the
 //! narrower [`is_question_sentence`], since candidates ask themselves questions too ("为什么呢？").
 
+use super::asking_words::*;
 use super::phrases::is_question_sentence;
 use crate::lang::{is_cjk, sentences};
-
-/// Words that open an English sentence without changing what it does.
-const LEAD_IN: &[&str] = &["so", "and", "but", "okay", "ok", "well", "now", "alright", "right", "then", "um", "uh"];
-/// Question words; they ask when an auxiliary or a subject follows ("what do you", "how many").
-const WH: &[&str] = &["what", "how", "why", "when", "where", "which", "who", "whose"];
-/// Auxiliaries: opening a sentence, or right after a question word, they ask.
-const AUX: &[&str] = &[
-    "do", "does", "did", "is", "are", "was", "were", "would", "will", "can", "could", "should", "have", "has", "had",
-    "shall", "may", "might", "must",
-];
-/// Subjects after an opening auxiliary: "Did the team keep using it", "Is anyone on call".
-const SUBJECTS: &[&str] = &[
-    "you", "we", "they", "there", "it", "that", "this", "your", "the", "a", "an", "any", "anyone", "anybody",
-    "anything", "someone", "somebody", "he", "she", "i", "those", "these", "their", "our", "his", "her", "its",
-    "everyone", "people", "all", "other",
-];
-/// After "how": degree words that ask ("how many", "how long").
-const HOW_DEGREE: &[&str] = &["many", "much", "long", "often", "big", "fast", "large", "far", "well", "come", "about"];
-/// Openers that ask with no question word or mark.
-const ASKING_EN: &[&str] = &[
-    "talk about",
-    "share how",
-    "share what",
-    "share why",
-    "share an example",
-    "share a time",
-    "share your experience",
-    "share your thoughts",
-    "share more",
-    "share some",
-    "name",
-    "list",
-    "compare",
-    "summarize",
-    "summarise",
-    "let's hear",
-    "walk me through",
-    "walk us through",
-    "talk me through",
-    "talk us through",
-    "tell me",
-    "tell us",
-    "describe",
-    "explain",
-    "can you",
-    "could you",
-    "would you",
-    "i'd like to hear",
-    "i would like to hear",
-    "i'd love to hear",
-    "i would love to hear",
-    "i'd like to know",
-    "i would like to know",
-    "i'd like you to",
-    "i'm curious",
-    "i am curious",
-    "i want to hear",
-    "i want to know",
-    "i wonder",
-    "i'm wondering",
-    "suppose",
-    "say ",
-    "imagine",
-    "let's say",
-    "what about",
-    "how about",
-    "show me",
-    "go through",
-    "run me through",
-    "give me",
-    "help me understand",
-    "take me through",
-    // Tasks: "Write a function that…", "Design a rate limiter for…".
-    "write a ",
-    "write an ",
-    "write me",
-    "write some",
-    "implement a",
-    "implement an",
-    "implement the",
-    "design a ",
-    "design an ",
-    "design the",
-    "sketch",
-    "code up",
-];
-/// First-person requests that ask wherever they stand in the sentence: "We run forty services
-/// on Kafka, so I want to understand how you'd design idempotent consumers".
-const REQUESTS_EN: &[&str] = &[
-    "i want to understand",
-    "i'd like to understand",
-    "i would like to understand",
-    "i want to hear",
-    "i want to know",
-    "i'd like to know",
-    "i'd like to hear",
-    "i'd love to hear",
-    "i'd love to know",
-    "i'd be curious",
-    "i'd be interested to hear",
-    "i'm curious how",
-    "i'm curious what",
-    "i'm curious why",
-    "i'm wondering",
-    "help me understand",
-];
-/// Rhetorical openers: asked only to be answered by the one asking, or by nobody.
-const RHETORICAL_EN: &[&str] = &[
-    "who doesn't",
-    "who hasn't",
-    "who isn't",
-    "who wouldn't",
-    "who didn't",
-    "who knew",
-    "who cares",
-    "why would anyone",
-    "why would anybody",
-    "isn't that always",
-    "what could go wrong",
-    "what could possibly go wrong",
-    "guess what",
-    "how cool is that",
-    "how crazy is that",
-];
-/// Chinese rhetorical openers ("谁不喜欢…", "哪有…", "难道不是…").
-const RHETORICAL_ZH: &[&str] = &["谁不", "谁没", "谁会不", "哪有", "难道不是", "可不是", "那可不", "何必", "何尝"];
-/// Openers of the next sentence that show the speaker answered their own question.
-const SELF_ANSWERS: &[&str] = &["nobody", "no one", "none", "nothing", "never", "就是", "答案是", "答案就是"];
-/// Chinese tags asking for a nod: "这就是经典的 trade-off 嘛，是不是？".
-const TAGS_ZH: &[&str] = &["对吧", "是吧", "是不是", "对不对", "不是吗", "没错吧", "你说是吧", "对不"];
-/// Tags that turn a statement into a remark asking for agreement, not an answer.
-const TAGS: &[&str] = &[
-    "right",
-    "isn't it",
-    "aren't they",
-    "don't you think",
-    "no",
-    "huh",
-    "eh",
-    "wouldn't you say",
-    "isn't that so",
-    "don't they",
-    "doesn't it",
-    "yeah",
-];
-/// Chinese words that ask wherever they stand.
-const ASKING_ZH: &[&str] = &[
-    "怎么",
-    "怎样",
-    "如何",
-    "为什么",
-    "为啥",
-    "什么",
-    "哪些",
-    "哪个",
-    "哪里",
-    "哪儿",
-    "哪种",
-    "多少",
-    "多大",
-    "多久",
-    "多长",
-    "几个",
-    "是否",
-    "有没有",
-    "是不是",
-    "能不能",
-    "会不会",
-    "要不要",
-    "对不对",
-    "可不可以",
-    "行不行",
-];
-/// Openers that ask in Chinese without a question word.
-const PROMPTS_ZH: &[&str] = &[
-    "介绍一下",
-    "介绍下",
-    "说说",
-    "谈谈",
-    "聊聊",
-    "描述一下",
-    "解释一下",
-    "分享一下",
-    "讲一下",
-    "说一下",
-    "聊一下",
-    "谈一下",
-    "讲讲",
-    "举个",
-    "举一个",
-    "详细讲",
-    "详细说",
-    "展开讲",
-    "展开说",
-    "我想了解",
-    "想了解一下",
-    "想听听",
-    "我想听",
-    "你觉得",
-    "你认为",
-    "你怎么看",
-    "假设",
-    "假如",
-    "如果让你",
-    "如果你",
-    "那如果",
-    // Tasks: "写一下 LRU cache 吧".
-    "写一下",
-    "写个",
-    "实现一下",
-    "设计一下",
-    "画一下",
-    "比较一下",
-    "对比一下",
-    "分析一下",
-    "估算一下",
-    "推导一下",
-];
-/// What, before a Chinese question word, makes it part of a statement ("我也不知道为什么…").
-const NOT_ASKING_ZH: &[&str] =
-    &["不知道", "不清楚", "不管", "无论", "不论", "没什么", "不为什么", "说不上", "搞不懂", "不明白", "知道为什么"];
-/// Quantities that state rather than ask ("好几个候选人", "或多或少").
-const QUANTITIES_ZH: &[&str] = &[
-    "好几个",
-    "这几个",
-    "那几个",
-    "前几个",
-    "后几个",
-    "头几个",
-    "或多或少",
-    "多多少少",
-    "没多少",
-    "没多久",
-    "就是为什么",
-    "也是为什么",
-];
-/// Chinese question words that are part of a statement when these follow them.
-const STATEMENT_TAILS_ZH: &[&str] = &["什么都", "什么的", "怎么说呢", "怎么都", "哪儿都", "哪里都", "多少都"];
 
 /// Whether the turn asks something in any of its sentences.
 pub fn asks(text: &str) -> bool {
@@ -251,9 +14,16 @@ pub fn asks(text: &str) -> bool {
     all.iter().enumerate().any(|(i, s)| sentence_asks(s) && !all.get(i + 1).is_some_and(|n| answers_itself(s, n)))
 }
 
-/// "Why would anyone write their own tokenizer? Nobody, that's why." / "什么叫生产环境？就是…":
-/// the next sentence answers the question, so the turn asks nothing of the candidate.
+/// "Why would anyone write their own tokenizer? Nobody, that's why." / "什么叫生产环境？就是…" /
+/// "Oh really? Interesting." / "能听到吗？好，你回来了。": the next sentence answers the question or
+/// reacts to it and moves on, so the question asks nothing of the candidate.
 fn answers_itself(question: &str, next: &str) -> bool {
+    let next = next.trim_start().to_lowercase().replace('’', "'");
+    // "Can you hear me okay? Great, you're back.": an acknowledgement closes even a question put
+    // to the candidate, unless it only encourages them to answer ("Okay, take your time.").
+    if opens_with(&next, ACKNOWLEDGEMENTS) && !ENCOURAGEMENTS.iter().any(|e| next.contains(e)) {
+        return true;
+    }
     // A question put to the candidate is not answered by whatever follows it ("你们的 QPS 大概多少？
     // 就是峰值的时候。" narrows it; "How would you do it? Nothing fancy, walk me through it.").
     let lower_q = question.to_lowercase();
@@ -262,18 +32,39 @@ fn answers_itself(question: &str, next: &str) -> bool {
     if to_you {
         return false;
     }
-    let next = next.trim_start().to_lowercase();
     // An English answer to oneself is short ("Nobody, that's why."); a Chinese one opens with it.
     let short = next.split_whitespace().count() <= 5;
     let opens = |p: &&str| {
         next.starts_with(p) && !next[p.len()..].starts_with(char::is_alphanumeric) && short
             || p.chars().any(is_cjk) && next.starts_with(p)
     };
-    // "为什么呢？因为…": a bare "why" answered at once with "because".
-    let bare_why = question.chars().count() <= 8 && (question.contains("为什么") || lower_q.starts_with("why"));
+    // "Why does this matter? Because latency compounds.": answered at once with "because".
+    let why = question.contains("为什么") || lower_q.trim_start().starts_with("why");
     SELF_ANSWERS.iter().any(opens)
         || next.contains("that's why")
-        || bare_why && (next.starts_with("因为") || next.starts_with("because"))
+        || why && (next.starts_with("因为") || next.starts_with("because"))
+        || echoes(question) && !opens_with(&next, CLARIFIERS)
+}
+
+/// A question mark on words that ask nothing by themselves ("Three retries with no backoff?",
+/// "幻觉？", "pgvector 扛这个量？"): an echo of what was said, asking only when nothing follows.
+fn echoes(question: &str) -> bool {
+    let t = question.trim().trim_end_matches(['?', '？', ' ']);
+    if t.chars().any(is_cjk) {
+        return !chinese_asks(t) && !t.contains('吗');
+    }
+    let lower = t.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+    let w: Vec<&str> = words.iter().skip_while(|w| LEAD_IN.contains(w) || INTERJECTIONS.contains(w)).copied().collect();
+    !w.is_empty() && !w.iter().take(2).any(|x| WH.contains(x) || AUX.contains(x)) && !english_asks(&lower, &words)
+}
+
+/// Whether `text` (lower case) opens with one of `phrases` as a whole word.
+fn opens_with(text: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| {
+        text.strip_prefix(p).is_some_and(|rest| p.chars().any(is_cjk) || !rest.starts_with(char::is_alphanumeric))
+    })
 }
 
 /// Whether one sentence asks.
@@ -283,9 +74,16 @@ pub fn sentence_asks(s: &str) -> bool {
         return false;
     }
     let marked = t.ends_with('?') || t.ends_with('？');
+    let body = t.trim_end_matches(['?', '？', ' ']).to_lowercase();
+    if marked && BARE_TAGS.contains(&body.as_str()) {
+        return false;
+    }
     if t.chars().any(is_cjk) {
         let bare = t.trim_start_matches(|c: char| "那就其实说实话，, ".contains(c));
-        if RHETORICAL_ZH.iter().any(|p| t.starts_with(p) || bare.starts_with(p)) || rhetorical_which_zh(bare) {
+        // "凌晨三点被叫起来，谁不爱呢？": the rhetorical turn may come after a clause.
+        let last = t.rsplit(['，', ',']).next().unwrap_or(t).trim();
+        let rhetorical = |s: &str| RHETORICAL_ZH.iter().any(|p| s.starts_with(p));
+        if rhetorical(t) || rhetorical(bare) || rhetorical(last) || rhetorical_which_zh(bare) {
             return false;
         }
         return if marked { !is_tag_remark_zh(t) } else { chinese_asks(t) };
@@ -455,6 +253,32 @@ mod tests {
             "那可不吗，大家都踩过这个坑。",
         ] {
             assert!(!asks(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_question_the_interviewer_closes_asks_nothing() {
+        for s in [
+            "Five vector stores in one project? Wow.",
+            "降级也没做？行吧，挺常见的。",
+            "Is my audio coming through? Okay, good, we're fine.",
+            "你那边网络还好吗？嗯，现在清楚了。",
+            "Why is caching hard? Because invalidation never ends.",
+            "Right?",
+            "对吧？",
+            "Sharding is mostly bookkeeping, you know?",
+            "改了一周的 prompt，谁能想到问题在数据上呢？",
+        ] {
+            assert!(!asks(s), "{s}");
+        }
+        for q in [
+            "Five vector stores in one project?",
+            "And the latency? I mean end to end, from the user's click.",
+            "How would you shard it? Okay, take your time.",
+            "降级也没做？那线上挂了怎么办？",
+            "Right? So how did you convince the team?",
+        ] {
+            assert!(asks(q), "{q}");
         }
     }
 }

@@ -4,6 +4,7 @@
 //! parser takes already-decoded text (see [`decode`]) and never panics on arbitrary input.
 
 pub mod asking;
+mod asking_words;
 pub mod decode;
 pub mod detect;
 pub mod header;
