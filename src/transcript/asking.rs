@@ -20,7 +20,7 @@ pub fn asks(text: &str) -> bool {
 fn answers_itself(question: &str, next: &str) -> bool {
     let next = next.trim_start().to_lowercase().replace('’', "'");
     // "Can you hear me okay? Great, you're back.": an acknowledgement closes even a question put
-    // to the candidate, unless it only encourages them to answer ("Okay, take your time.").
+    // to the candidate (a reaction only the interviewer's own, below), unless it only encourages them to answer ("Okay, take your time.").
     if opens_with(&next, ACKNOWLEDGEMENTS) && !ENCOURAGEMENTS.iter().any(|e| next.contains(e)) {
         return true;
     }
@@ -31,6 +31,9 @@ fn answers_itself(question: &str, next: &str) -> bool {
         || lower_q.split(|c: char| !c.is_alphanumeric() && c != '\'').any(|w| matches!(w, "you" | "your" | "you're"));
     if to_you {
         return false;
+    }
+    if opens_with(&next, REACTIONS) {
+        return true;
     }
     // An English answer to oneself is short ("Nobody, that's why."); a Chinese one opens with it.
     let short = next.split_whitespace().count() <= 5;
@@ -277,6 +280,8 @@ mod tests {
             "How would you shard it? Okay, take your time.",
             "降级也没做？那线上挂了怎么办？",
             "Right? So how did you convince the team?",
+            "你觉得为什么会慢？好像跟索引有关。",
+            "What would you change first? Interesting problem, this one.",
         ] {
             assert!(asks(q), "{q}");
         }

@@ -154,8 +154,8 @@ pub(super) const BARE_TAGS: &[&str] =
 pub(super) const SELF_ANSWERS: &[&str] =
     &["nobody", "no one", "none", "nothing", "never", "就是", "答案是", "答案就是"];
 /// Chinese tags asking for a nod: "这就是经典的 trade-off 嘛，是不是？".
-/// What an interviewer says after a question of their own to close it: an acknowledgement, a
-/// reaction, a change of subject ("Okay, cool.", "好，那我们往下走。", "算了", "Anyway").
+/// What an interviewer says after a question to close it, even one put to the candidate ("Can
+/// you hear me okay? Great, you're back."): an acknowledgement or a change of subject.
 pub(super) const ACKNOWLEDGEMENTS: &[&str] = &[
     "okay",
     "ok",
@@ -166,36 +166,45 @@ pub(super) const ACKNOWLEDGEMENTS: &[&str] = &[
     "yeah",
     "yep",
     "yes",
-    "nope",
     "alright",
     "anyway",
     "never mind",
     "actually, never mind",
     "moving on",
+    "好，",
+    "好的",
+    "好了",
+    "好吧",
+    "行，",
+    "行吧",
+    "嗯",
+    "哦",
+    "算了",
+    "没事",
+];
+/// A reaction that closes a question of the interviewer's own ("Oh really? Interesting.", "三次
+///重试还不加退避？哎哟。"), not one put to the candidate.
+pub(super) const REACTIONS: &[&str] = &[
     "interesting",
     "ouch",
     "wow",
     "ha",
     "haha",
+    "brave",
     "fair enough",
     "ah, right",
     "oh, right",
-    "brave",
     "honestly",
     "some people",
-    "好",
-    "行",
-    "嗯",
-    "哦",
-    "算了",
-    "没事",
+    "nope",
     "哈哈",
     "哎",
     "唉",
     "那挺",
     "挺好",
     "确实",
-    "有人",
+    "有人觉得",
+    "有人说",
     "其实没有",
     "其实也没",
     "反正",
