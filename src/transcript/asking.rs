@@ -54,7 +54,8 @@ fn answers_itself(question: &str, next: &str) -> bool {
 fn echoes(question: &str) -> bool {
     let t = question.trim().trim_end_matches(['?', '？', ' ']);
     if t.chars().any(is_cjk) {
-        return !chinese_asks(t) && !t.contains('吗');
+        // "是吗？" asks by its particle (`chinese_asks`); a reaction after it closes it instead.
+        return !chinese_asks(t);
     }
     let lower = t.to_lowercase();
     let words: Vec<&str> =
