@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Fit the no-reference relevance model (src/scoring/relevance.rs) on `ivd eval --dump FILE` items
 # (their `unreferenced` evidence), fitting half; prints weights and both halves at several cuts.
-# Usage: python3 scripts/fit_relevance.py DUMP [feature indices, e.g. 0,1,2,4,5]
+# Usage: python3 scripts/fit_relevance.py DUMP [feature indices; the model in relevance.rs is 1,4,5]
 import json,sys,math
 items=[json.loads(l) for l in open(sys.argv[1])]
 POS={'paraphrase-answer','out-of-base-good','out-of-base-weak','near-miss-good','near-miss-weak','choice-right'}

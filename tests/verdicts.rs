@@ -18,9 +18,9 @@ fn the_verdict_sets_test_half_holds() {
     let test = rows.iter().find(|r| r.part == "test").unwrap();
     println!("{test:#?}");
     let share = |r: &eval::verdicts::Rate| r.share();
-    // Measured 2026-12-04: near misses 0.085, out-of-base references 0.0, false alarms 0.0 and
-    // 0.064, off-topic caught 0.652, paraphrases 0.766, margin 0.911, choice 0.909 (0.818 before
-    // completeness counted the reference's terms), quiz options 0.657, kinds 0.955.
+    // Measured 2026-12-05: near misses 0.085, out-of-base references 0.0, false alarms 0.0 and
+    // 0.021, off-topic caught 0.739, paraphrases 0.766, margin 0.929, choice 0.909 (0.818 before
+    // completeness counted the reference's terms), quiz options 0.657 and 0.606, kinds 0.955.
     assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
     assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
     assert!(share(&test.out_of_base_false_alarm) <= 0.1, "sound out-of-base answers called off-topic");
@@ -29,10 +29,11 @@ fn the_verdict_sets_test_half_holds() {
     assert!(share(&test.paraphrase_matched) >= 0.6, "paraphrases matched");
     assert!(share(&test.margin_25) >= 0.8, "right answers ahead of moved ones by 25");
     // 17 of 66 when the no-reference model was refitted with these answers' other half (21 before);
-    // 14 once an unsure match gives way to that model (`scoring::DOUBT_ASKED_MIN`).
+    // 14 once an unsure match gives way to that model (`scoring::DOUBT_ASKED_MIN`); 12 once it
+    // ranks fits normalised for the wording.
     assert!(share(&test.paraphrase_answer_squashed) <= 0.28, "right answers to reworded questions under 25");
     assert!(share(&test.choice_right_over_wrong) >= 0.8, "the right option above the wrong one");
-    // 0.686 (24 of 35) since the match's lead is over the whole base.
+    // 0.686 (24 of 35) since the match's lead is over the whole base; 0.657 with normalised fits.
     assert!(share(&test.short_choice_right_over_wrong) >= 0.6, "the marked quiz option above the distractor");
     assert!(share(&test.outside_choice_right_over_wrong) >= 0.5, "the second quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
@@ -102,4 +103,41 @@ fn a_remark_in_the_middle_of_an_answer_is_no_question() {
     assert_eq!(qa.len(), 2, "{questions:?}");
     assert!(qa[0].answer.contains("idempotency"), "the answer goes on after the remark: {}", qa[0].answer);
     assert!(qa[1].question.contains("confirmation times out"), "an unmarked question asks: {questions:?}");
+}
+
+/// A short question the base does not hold, on a topic no evaluation set has (content
+/// delivery), answered in one sound sentence: the answer is judged on how well it fits this
+/// wording against how well it fits the base's, each normalised for its wording (a short wording
+/// sits far from any answer by raw cosine). The same answer under a question of another kind is
+/// off topic and stands well below. (Under "How does a database index speed up queries?" it still
+/// reads as on topic: against a base of agent questions, any two questions of web performance
+/// look alike.)
+#[test]
+fn a_one_sentence_answer_to_a_short_question_the_base_lacks_is_on_topic() {
+    let s = engine();
+    let cases = [
+        (
+            Lang::En,
+            "What does a CDN do?",
+            "A CDN, a content delivery network, caches static files on edge servers near users, so pages load faster \
+             and the origin takes less traffic.",
+            "How do you handle a disagreement with a coworker?",
+        ),
+        (
+            Lang::Zh,
+            "CDN 是做什么用的？",
+            "CDN 就是把静态资源缓存到离用户近的边缘节点上，用户访问更快，源站的带宽和压力也小很多。",
+            "你怎么处理和同事的分歧？",
+        ),
+    ];
+    for (lang, q, a, other) in cases {
+        let (_, chosen, right) = scoring::assess_question(s, q, a, lang, &Default::default()).unwrap();
+        println!("{q}: {chosen:?} {} {:?} {}", right.overall, right.relevance, right.band);
+        assert!(chosen.is_none(), "{q}: the base has no CDN entry, yet {chosen:?} was the reference");
+        assert!(right.relevant && right.overall >= 25, "{q}: {right:?}");
+        let (_, _, moved) = scoring::assess_question(s, other, a, lang, &Default::default()).unwrap();
+        println!("{other}: {} {:?}", moved.overall, moved.relevance);
+        assert!(!moved.relevant, "{other}: an answer about CDNs is on topic: {moved:?}");
+        assert!(moved.overall + 10 <= right.overall, "{other}: {} vs {}", moved.overall, right.overall);
+    }
 }

@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::embed::dot;
 use super::search::KbSearch;
 use super::terms::term_set;
-use super::vectors::analysis_sentences;
+use super::vectors::{analysis_sentences, mean_sd, AnswerMatrix};
 use super::{KbError, KnowledgeBase};
 
 /// Where the reference stands among all entries for one answer.
@@ -37,8 +37,9 @@ pub struct Evidence {
     /// base fits it (z-score); works with no reference too.
     pub question_fit: Option<f64>,
     /// Where the question as asked stands, for this answer, among every question of the base
-    /// (answer-to-question cosines): an answer to another question fits the base's version of
-    /// that other question better. Works with no reference.
+    /// (answer-to-question cosines, each z-scored against that wording's cosines to every expert
+    /// answer of the base): an answer to another question fits the base's version of that other
+    /// question better. Works with no reference.
     pub asked_standing: Option<Standing>,
     /// The answer's cosine to the question as asked, and to every entry's best phrasing (by
     /// entry index): an answer to a neighbouring question fits the question it answers better
@@ -162,13 +163,6 @@ pub fn standing(scores: &[f64], target: usize) -> Option<Standing> {
     Some(Standing { rank, z: if sd > 0.0 { (mine - mean) / sd } else { 0.0 } })
 }
 
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
-    (mean, var.sqrt())
-}
-
 /// How many of the question's nearest entries stand for its topic.
 const NEIGHBOURS: usize = 3;
 
@@ -210,25 +204,16 @@ impl KbSearch {
         let whole = &vecs[0];
         let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
 
-        // The question as asked and, with a reference, its canonical wording in both languages:
-        // query-to-passage cosines across languages are weak in this small model, so an English
-        // answer to a Chinese question is judged against the English wording too.
-        let mut asked: Vec<&str> = vec![question];
-        if let Some(e) = reference.and_then(|r| self.kb.entries.get(r)) {
-            asked.extend([e.question.as_str(), e.question_en.as_str()].into_iter().filter(|q| !q.trim().is_empty()));
-        }
-        for q in asked {
-            let q = v.query_vector(q)?;
-            let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
-            let (mean, sd) = mean_sd(&fit);
-            if sd > 0.0 {
-                let z = (dot(&q, whole) as f64 - mean) / sd;
-                ev.question_fit = Some(ev.question_fit.map_or(z, |f: f64| f.max(z)));
-            }
-        }
+        let (asked_z, question_fit) = self.question_fits(question, reference, whole, &matrix)?;
+        ev.question_fit = question_fit;
         let neighbours: Vec<usize> =
             self.references_for(question)?.iter().filter_map(|h| self.position(&h.id)).collect();
-        (ev.asked_standing, ev.asked_cos, ev.question_cos) = self.asked_standing(question, whole, &neighbours)?;
+        ev.asked_cos = Some(dot(&v.query_vector(question)?, whole) as f64);
+        ev.question_cos = v.question_scores(whole, self.kb.entries.len());
+        ev.asked_standing = match asked_z {
+            Some(z) => self.asked_standing(question, z, whole, &neighbours, cancel)?,
+            None => None,
+        };
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
         for (i, e) in &matrix.experts {
             per_entry[*i] = per_entry[*i].max(dot(whole, e) as f64);
@@ -257,32 +242,66 @@ impl KbSearch {
         Ok(ev)
     }
 
-    /// The asked question's cosine to the answer, ranked among every other entry's best
-    /// phrasing's (the asked question appended as one more "entry", the one whose standing is
-    /// returned); also the asked cosine and every entry's.
-    #[allow(clippy::type_complexity)]
+    /// How well the answer fits the question as asked (z of its cosine among that wording's
+    /// cosines to every expert answer), and the best such fit over the asked wording and, with a
+    /// reference, its canonical wordings in both languages: query-to-passage cosines across
+    /// languages are weak in this small model, so an English answer to a Chinese question is
+    /// judged against the English wording too.
+    fn question_fits(
+        &self,
+        question: &str,
+        reference: Option<usize>,
+        whole: &[f32],
+        matrix: &AnswerMatrix,
+    ) -> Result<(Option<f64>, Option<f64>), KbError> {
+        let Some(v) = &self.vectors else { return Ok((None, None)) };
+        let mut asked: Vec<&str> = vec![question];
+        if let Some(e) = reference.and_then(|r| self.kb.entries.get(r)) {
+            asked.extend([e.question.as_str(), e.question_en.as_str()].into_iter().filter(|q| !q.trim().is_empty()));
+        }
+        let (mut asked_z, mut best) = (None, None);
+        for q in asked {
+            let q = v.query_vector(q)?;
+            let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
+            let (mean, sd) = mean_sd(&fit);
+            if sd > 0.0 {
+                let z = (dot(&q, whole) as f64 - mean) / sd;
+                // The question as asked comes first.
+                asked_z.get_or_insert(z);
+                best = Some(best.map_or(z, |f: f64| f.max(z)));
+            }
+        }
+        Ok((asked_z, best))
+    }
+
+    /// The asked question's fit to the answer (`asked_z`, its cosine z-scored against its cosines
+    /// to every expert answer of the base), ranked among every other entry's best wording's, each
+    /// z-scored against its own cosines to those answers. Raw cosines favour long wordings, which
+    /// sit close to any answer: "What is the primary job of DNS?" ranked 127th for the right
+    /// answer among agent questions. The field is the wordings in the asked question's language:
+    /// across languages every cosine runs lower.
     fn asked_standing(
         &self,
         question: &str,
+        asked_z: f64,
         answer: &[f32],
         neighbours: &[usize],
-    ) -> Result<(Option<Standing>, Option<f64>, Vec<f32>), KbError> {
-        let Some(v) = &self.vectors else { return Ok((None, None, Vec::new())) };
-        let q = v.query_vector(question)?;
-        let per_entry = v.question_scores(answer, self.kb.entries.len());
+        cancel: &CancellationToken,
+    ) -> Result<Option<Standing>, KbError> {
+        let (Some(v), Some(lang)) = (&self.vectors, crate::lang::majority(question)) else { return Ok(None) };
+        let background = v.question_background(&self.kb, cancel)?;
         // The question's own neighbours (the entries search finds relevant to it) are left out of
         // the field: an answer that fits one of them better stays on the topic asked.
         let neighbours: HashSet<usize> = neighbours.iter().copied().collect();
-        let mut scores: Vec<f64> = per_entry
-            .iter()
+        let mut field: Vec<f64> = v
+            .question_z_in(answer, self.kb.entries.len(), lang, &background)
+            .into_iter()
             .enumerate()
-            .filter(|(i, s)| **s > f32::MIN && !neighbours.contains(i))
-            .map(|(_, s)| f64::from(*s))
+            .filter(|(i, s)| *s > f32::MIN && !neighbours.contains(i))
+            .map(|(_, s)| f64::from(s))
             .collect();
-        let asked = dot(&q, answer) as f64;
-        scores.push(asked);
-        let at = scores.len() - 1;
-        Ok((standing(&scores, at), Some(asked), per_entry))
+        field.push(asked_z);
+        Ok(standing(&field, field.len() - 1))
     }
 
     /// Fill each hit's `answer_fit`: its entry's expert answer (best language) against every
@@ -316,12 +335,7 @@ impl KbSearch {
         Ok(())
     }
 
-    fn bands(
-        &self,
-        entry: usize,
-        key_points: &[Vec<Vec<f32>>],
-        matrix: &super::vectors::AnswerMatrix,
-    ) -> Result<Vec<Band>, KbError> {
+    fn bands(&self, entry: usize, key_points: &[Vec<Vec<f32>>], matrix: &AnswerMatrix) -> Result<Vec<Band>, KbError> {
         if let Some(b) = self.bands.0.lock().ok().and_then(|m| m.get(&entry).cloned()) {
             return Ok(b);
         }

@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::embed::{dot, EmbedError, Embedder};
 use super::KnowledgeBase;
+use crate::lang::Lang;
 use crate::store::Store;
 
 /// The question-side matrix: one unit row per phrasing, grouped by entry.
@@ -17,6 +18,8 @@ pub struct QuestionRows {
     rows: Vec<f32>,
     /// The entry (index into `kb.entries`) of each row, ascending.
     row_entry: Vec<usize>,
+    /// The language of each row's phrasing (None: neither, or not known).
+    row_lang: Vec<Option<Lang>>,
     /// The rows quantised to i8 with one scale per row: a quarter of the memory to stream per
     /// query, for a first pass whose candidates are then scored exactly.
     qrows: Vec<i8>,
@@ -25,7 +28,7 @@ pub struct QuestionRows {
 
 impl QuestionRows {
     /// Rows `vecs` (all of one length) belonging to entries `row_entry` (ascending).
-    pub fn new(vecs: &[Vec<f32>], row_entry: Vec<usize>) -> QuestionRows {
+    pub fn new(vecs: &[Vec<f32>], row_entry: Vec<usize>, row_lang: Vec<Option<Lang>>) -> QuestionRows {
         let dim = vecs.first().map(Vec::len).unwrap_or(0);
         let mut rows = Vec::with_capacity(dim * vecs.len());
         let mut qrows = Vec::with_capacity(dim * vecs.len());
@@ -36,7 +39,7 @@ impl QuestionRows {
             qrows.extend_from_slice(&q);
             qscale.push(scale);
         }
-        QuestionRows { dim, rows, row_entry, qrows, qscale }
+        QuestionRows { dim, rows, row_entry, row_lang, qrows, qscale }
     }
 
     /// Entries ranked by their best phrasing's cosine to the query vector, best first.
@@ -154,7 +157,12 @@ pub struct KbVectors {
     store: Mutex<Store>,
     answers: Mutex<HashMap<usize, EntryVectors>>,
     matrix: Mutex<Option<std::sync::Arc<AnswerMatrix>>>,
+    /// Per question row: mean and spread of its cosine to every expert answer of the base.
+    background: Mutex<Option<Background>>,
 }
+
+/// Per question row, (mean, standard deviation) of its cosine to every expert answer.
+pub type Background = std::sync::Arc<Vec<(f32, f32)>>;
 
 /// Extra candidates scored exactly beyond the k asked for. The i8 estimate is within about 0.002 of
 /// the exact cosine (tests check the rankings match an exact scan), far less than the spread of
@@ -219,8 +227,10 @@ impl KbVectors {
     ) -> Result<KbVectors, EmbedError> {
         let mut texts = Vec::new();
         let mut row_entry = Vec::new();
+        let mut row_lang = Vec::new();
         for (i, e) in kb.entries.iter().enumerate() {
             for p in phrasings(e) {
+                row_lang.push(crate::lang::majority(p.trim_start_matches("query: ")));
                 texts.push(p);
                 row_entry.push(i);
             }
@@ -228,10 +238,11 @@ impl KbVectors {
         let vecs = embedder.cached(&mut store, &texts, cancel)?;
         Ok(KbVectors {
             embedder,
-            questions: QuestionRows::new(&vecs, row_entry),
+            questions: QuestionRows::new(&vecs, row_entry, row_lang),
             store: Mutex::new(store),
             answers: Mutex::new(HashMap::new()),
             matrix: Mutex::new(None),
+            background: Mutex::new(None),
         })
     }
 
@@ -322,6 +333,55 @@ impl KbVectors {
         Ok(m)
     }
 
+    /// Per question row, the mean and standard deviation of its cosine to every expert answer
+    /// of the base: how close any answer comes to that wording, whatever it says.
+    pub fn question_background(
+        &self,
+        kb: &KnowledgeBase,
+        cancel: &CancellationToken,
+    ) -> Result<Background, EmbedError> {
+        let matrix = self.answer_matrix(kb, cancel)?;
+        let mut slot =
+            self.background.lock().map_err(|_| EmbedError::Embed("the background lock was poisoned".into()))?;
+        if let Some(b) = slot.as_ref() {
+            return Ok(b.clone());
+        }
+        let dim = self.questions.dim.max(1);
+        let bg: Vec<(f32, f32)> = self
+            .questions
+            .rows
+            .chunks_exact(dim)
+            .map(|row| {
+                let cos: Vec<f64> = matrix.experts.iter().map(|(_, e)| f64::from(dot(row, e))).collect();
+                let (mean, sd) = mean_sd(&cos);
+                (mean as f32, sd as f32)
+            })
+            .collect();
+        let bg = std::sync::Arc::new(bg);
+        *slot = Some(bg.clone());
+        Ok(bg)
+    }
+
+    /// Every entry's best z-scored cosine to an answer over its phrasings in `lang` (each
+    /// phrasing's cosine against its own background, see [`Self::question_background`]).
+    pub fn question_z_in(&self, v: &[f32], entries: usize, lang: Lang, bg: &[(f32, f32)]) -> Vec<f32> {
+        let q = &self.questions;
+        let mut best = vec![f32::MIN; entries];
+        let mut fallback = vec![f32::MIN; entries];
+        if q.dim == 0 || v.len() != q.dim {
+            return best;
+        }
+        let rows = q.rows.chunks_exact(q.dim).zip(&q.row_entry).zip(&q.row_lang).zip(bg);
+        for (((row, &e), &l), &(mean, sd)) in rows {
+            let z = if sd > 0.0 { (dot(row, v) - mean) / sd } else { 0.0 };
+            let slot = if l == Some(lang) { best.get_mut(e) } else { fallback.get_mut(e) };
+            if let Some(b) = slot {
+                *b = b.max(z);
+            }
+        }
+        best.into_iter().zip(fallback).map(|(b, f)| if b > f32::MIN { b } else { f }).collect()
+    }
+
     /// Embed everything scoring will ask for (every entry's answer side and the answer matrix), so
     /// that the first diagnosis after provisioning finds it all in the cache.
     pub fn warm(&self, kb: &KnowledgeBase, cancel: &CancellationToken) -> Result<(), EmbedError> {
@@ -366,6 +426,14 @@ pub fn analysis_sentences(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Mean and (population) standard deviation.
+pub(crate) fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,7 +463,7 @@ mod tests {
         let dim = 384;
         let rows = vectors(3_000, dim, 7);
         let row_entry: Vec<usize> = (0..rows.len()).map(|r| r / 2).collect();
-        let m = QuestionRows::new(&rows, row_entry.clone());
+        let m = QuestionRows::new(&rows, row_entry.clone(), vec![None; rows.len()]);
         for (qi, q) in vectors(50, dim, 99).iter().enumerate() {
             let allow = |i: usize| qi % 3 != 0 || i % 2 == 0;
             let mut best = vec![f32::NEG_INFINITY; 1_500];

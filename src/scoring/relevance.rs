@@ -21,24 +21,23 @@ const W_QUESTION_FIT: f64 = 0.533;
 const BIAS_WITH_VECTORS: f64 = -3.919;
 const W_LEXICAL_Z_ONLY: f64 = 1.712;
 const BIAS_WORDS_ONLY: f64 = -2.33;
-/// Without a reference (the base does not hold the question): whether the asked question comes
-/// first, or in the first three, among the base's questions for this answer (the question's own
-/// neighbours left out), the share of the question's terms the answer uses, and the answer's fit
-/// to those neighbours' expert answers (z). Fitted by logistic regression (`ivd eval --dump`,
-/// `scripts/fit_relevance.py DUMP 2,3,4,5`) on the fitting half of `data/eval/`: on-topic answers
-/// to out-of-base and near-miss questions (good and weak), right answers, and right answers to the
-/// base's own held-out wordings of their question positive; off-topic answers and answers moved to
-/// another question negative. The last positives are what an interview asks: the question in the
-/// interviewer's words, the answer in the candidate's. The model before, fitted without them
-/// and also weighing the answer's fit to the wording (z), kept 28 of 74 of them on the fitting
-/// half and 26 of 66 on the test half; this one keeps 62 and 52. It lets through 10 of 64 answers
-/// moved to another question on the fitting half (7 before) and 9 of 56 on the test half (5),
-/// and keeps 44 of 47 good near-miss answers on the test half (46).
-const BIAS_NO_REFERENCE: f64 = -2.43;
-const W_ASKED_FIRST: f64 = 2.981;
-const W_ASKED_TOP3: f64 = 1.493;
-const W_QUESTION_TERMS: f64 = 2.649;
-const W_NEIGHBOUR_Z: f64 = 0.786;
+/// Without a reference (the base does not hold the question): how far the asked question stands
+/// ahead of the base's questions for this answer (z, every cosine normalised for its wording, see
+/// `kb::evidence`; the question's own neighbours left out), the share of the question's terms the
+/// answer uses, and the answer's fit to those neighbours' expert answers (z). Fitted by logistic
+/// regression (`ivd eval --dump`, `scripts/fit_relevance.py DUMP 1,4,5`) on the fitting half of
+/// `data/eval/`: on-topic answers to out-of-base and near-miss questions (good and weak), right
+/// answers, and right answers to the base's own held-out wordings of their question positive;
+/// off-topic answers and answers moved to another question negative. The model before ranked raw
+/// cosines, and whether the asked question came first or in the first three weighed most; raw
+/// cosines favour long wordings, and short questions ("What is the primary job of DNS?") lost to
+/// every agent question. At its cut it kept 223 of 251 sound answers and caught 73 of 91 wrong
+/// ones on the fitting half (test half: 209 of 239, 62 of 79); this one keeps 234 and catches 72
+/// (test: 215, 71).
+const BIAS_NO_REFERENCE: f64 = -2.566;
+const W_ASKED_Z: f64 = 1.262;
+const W_QUESTION_TERMS: f64 = 1.261;
+const W_NEIGHBOUR_Z: f64 = 0.39;
 /// Vectors but no standing (should not happen): the fit alone, as before these were fitted.
 const W_FIT_ONLY: f64 = 1.1;
 const BIAS_FIT_ONLY: f64 = -0.8;
@@ -49,9 +48,9 @@ const BIAS_FIT_ONLY: f64 = -0.8;
 /// through (0.5: 2 and 4); swapped answers from another dimension stay out (99.4%).
 pub const RELEVANT_MIN: f64 = 0.35;
 /// The same cut for the no-reference model, chosen on the fitting half with the same asymmetry:
-/// at 0.30, 167 of 181 sound answers are kept and 55 of 64 answers moved to another question
-/// caught (0.25: 172 and 48; 0.35: 163 and 57).
-pub const RELEVANT_MIN_NO_REFERENCE: f64 = 0.30;
+/// at 0.35, 234 of 251 sound answers are kept and 72 of 91 off-topic or moved answers caught
+/// (0.30: 237 and 70; 0.40: 228 and 75).
+pub const RELEVANT_MIN_NO_REFERENCE: f64 = 0.35;
 /// The cut against an imported bank's entry. The model above was fitted on our base, whose
 /// references are paragraphs; a bank's are a sentence or two, and a sound answer in other words
 /// stands lower among them. At 0.35, 9 of 202 sound answers (grade >= 3.5) of the graded sets'
@@ -87,8 +86,7 @@ pub fn probability(ev: &Evidence, has_reference: bool) -> Option<f64> {
         (false, _, _, Some(fit)) => match ev.asked_standing {
             Some(a) => {
                 BIAS_NO_REFERENCE
-                    + W_ASKED_FIRST * if a.rank == 1 { 1.0 } else { 0.0 }
-                    + W_ASKED_TOP3 * top3(a.rank)
+                    + W_ASKED_Z * clip(a.z)
                     + W_QUESTION_TERMS * ev.question_terms.unwrap_or(0.0)
                     + W_NEIGHBOUR_Z * ev.neighbour_z.map_or(0.0, clip)
             }
