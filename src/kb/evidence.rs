@@ -151,6 +151,17 @@ impl Profiles {
     }
 }
 
+/// The answer against the question's wordings (see `KbSearch::question_fits`).
+#[derive(Debug, Default)]
+struct QuestionFits {
+    /// Cosine of the question as asked to the answer.
+    asked_cos: Option<f64>,
+    /// That cosine z-scored against the wording's cosines to every expert answer of the base.
+    asked_z: Option<f64>,
+    /// The best such z over the asked wording and the reference's canonical wordings.
+    best: Option<f64>,
+}
+
 /// The reference's standing in `scores` (one per entry).
 pub fn standing(scores: &[f64], target: usize) -> Option<Standing> {
     let mine = *scores.get(target)?;
@@ -204,13 +215,13 @@ impl KbSearch {
         let whole = &vecs[0];
         let parts = if vecs.len() > 1 { &vecs[1..] } else { &vecs[..] };
 
-        let (asked_z, question_fit) = self.question_fits(question, reference, whole, &matrix)?;
-        ev.question_fit = question_fit;
+        let fits = self.question_fits(question, reference, whole, &matrix)?;
+        ev.question_fit = fits.best;
+        ev.asked_cos = fits.asked_cos;
         let neighbours: Vec<usize> =
             self.references_for(question)?.iter().filter_map(|h| self.position(&h.id)).collect();
-        ev.asked_cos = Some(dot(&v.query_vector(question)?, whole) as f64);
         ev.question_cos = v.question_scores(whole, self.kb.entries.len());
-        ev.asked_standing = match asked_z {
+        ev.asked_standing = match fits.asked_z {
             Some(z) => self.asked_standing(question, z, whole, &neighbours, cancel)?,
             None => None,
         };
@@ -242,8 +253,8 @@ impl KbSearch {
         Ok(ev)
     }
 
-    /// How well the answer fits the question as asked (z of its cosine among that wording's
-    /// cosines to every expert answer), and the best such fit over the asked wording and, with a
+    /// How well the answer fits the question as asked (its cosine, and that cosine's z among the
+    /// wording's cosines to every expert answer), and the best such fit over the asked wording and, with a
     /// reference, its canonical wordings in both languages: query-to-passage cosines across
     /// languages are weak in this small model, so an English answer to a Chinese question is
     /// judged against the English wording too.
@@ -253,25 +264,27 @@ impl KbSearch {
         reference: Option<usize>,
         whole: &[f32],
         matrix: &AnswerMatrix,
-    ) -> Result<(Option<f64>, Option<f64>), KbError> {
-        let Some(v) = &self.vectors else { return Ok((None, None)) };
+    ) -> Result<QuestionFits, KbError> {
+        let mut out = QuestionFits::default();
+        let Some(v) = &self.vectors else { return Ok(out) };
         let mut asked: Vec<&str> = vec![question];
         if let Some(e) = reference.and_then(|r| self.kb.entries.get(r)) {
             asked.extend([e.question.as_str(), e.question_en.as_str()].into_iter().filter(|q| !q.trim().is_empty()));
         }
-        let (mut asked_z, mut best) = (None, None);
         for q in asked {
             let q = v.query_vector(q)?;
+            let cos = dot(&q, whole) as f64;
+            // The question as asked comes first.
+            out.asked_cos.get_or_insert(cos);
             let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
             let (mean, sd) = mean_sd(&fit);
             if sd > 0.0 {
-                let z = (dot(&q, whole) as f64 - mean) / sd;
-                // The question as asked comes first.
-                asked_z.get_or_insert(z);
-                best = Some(best.map_or(z, |f: f64| f.max(z)));
+                let z = (cos - mean) / sd;
+                out.asked_z.get_or_insert(z);
+                out.best = Some(out.best.map_or(z, |f: f64| f.max(z)));
             }
         }
-        Ok((asked_z, best))
+        Ok(out)
     }
 
     /// The asked question's fit to the answer (`asked_z`, its cosine z-scored against its cosines
