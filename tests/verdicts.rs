@@ -23,6 +23,10 @@ fn the_verdict_sets_test_half_holds() {
     // completeness counted the reference's terms), quiz options 0.657 and 0.606, kinds 0.955.
     assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
     assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
+    // Measured 2026-12-05: 0.255 and 0.391. Known weak spots (an answer that does not show what was
+    // asked cannot doubt a wrong match), guarded against getting worse.
+    assert!(share(&test.near_miss_weak_wrong_reference) <= 0.4, "weak near-miss answers given the neighbour");
+    assert!(share(&test.out_of_base_poor_wrong_reference) <= 0.55, "poor out-of-base answers given a reference");
     assert!(share(&test.out_of_base_false_alarm) <= 0.1, "sound out-of-base answers called off-topic");
     assert!(share(&test.near_miss_false_alarm) <= 0.15, "sound near-miss answers called off-topic");
     assert!(share(&test.out_of_base_off_topic_caught) >= 0.5, "off-topic answers caught");

@@ -125,14 +125,20 @@ pub struct VerdictRow {
     /// The same right answers scored under 25, whatever reference they got: sound answers told
     /// they answer nothing.
     pub paraphrase_answer_squashed: Rate,
-    /// Near-miss questions scored against the entry they are a near miss of (a wrong reference).
+    /// Near-miss questions scored against the entry they are a near miss of (a wrong reference),
+    /// with their good answer.
     pub near_miss_wrong_reference: Rate,
+    /// The same for the weak answers to them: an answer that does not show what was asked cannot
+    /// doubt the match, so the wrong reference stands more often and the plan names its question.
+    pub near_miss_weak_wrong_reference: Rate,
     /// Good answers to near-miss questions judged off-topic.
     pub near_miss_false_alarm: Rate,
     /// Good answers to near-miss questions scored above weak answers to them.
     pub near_miss_good_over_weak: Rate,
-    /// Out-of-base questions scored against some entry of the base.
+    /// Out-of-base questions scored against some entry of the base, with their good answer.
     pub out_of_base_wrong_reference: Rate,
+    /// The same for their weak and off-topic answers.
+    pub out_of_base_poor_wrong_reference: Rate,
     /// Good answers to out-of-base questions judged off-topic.
     pub out_of_base_false_alarm: Rate,
     /// Off-topic answers to out-of-base questions judged off-topic.
@@ -330,9 +336,11 @@ fn near_misses(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str)
         });
         let (chosen, good) =
             j.judge("near-miss-good", &m.entry, &m.near_miss, &m.near_miss_answer, m.lang, Some(&m.entry))?;
-        let (_, weak) = j.judge("near-miss-weak", &m.entry, &m.near_miss, &m.near_miss_weak, m.lang, Some(&m.entry))?;
+        let (weak_chosen, weak) =
+            j.judge("near-miss-weak", &m.entry, &m.near_miss, &m.near_miss_weak, m.lang, Some(&m.entry))?;
         let r = &mut rows[row(&m.entry)];
         r.near_miss_wrong_reference.add(chosen.as_deref() == Some(m.entry.as_str()));
+        r.near_miss_weak_wrong_reference.add(weak_chosen.as_deref() == Some(m.entry.as_str()));
         r.near_miss_false_alarm.add(!good.relevant);
         r.near_miss_good_over_weak.add(good.overall > weak.overall);
     }
@@ -349,14 +357,17 @@ fn out_of_base(
     let mut scores: [[Vec<f64>; 3]; 2] = Default::default();
     for (i, o) in all.iter().enumerate() {
         let (chosen, good) = j.judge("out-of-base-good", &o.id, &o.question, &o.good_answer, o.lang, None)?;
-        let (_, weak) = j.judge("out-of-base-weak", &o.id, &o.question, &o.weak_answer, o.lang, None)?;
-        let (_, off) = j.judge("out-of-base-off-topic", &o.id, &o.question, &o.off_topic_answer, o.lang, None)?;
+        let (weak_chosen, weak) = j.judge("out-of-base-weak", &o.id, &o.question, &o.weak_answer, o.lang, None)?;
+        let (off_chosen, off) =
+            j.judge("out-of-base-off-topic", &o.id, &o.question, &o.off_topic_answer, o.lang, None)?;
         // The good answer given to another out-of-base question of the same language.
         let other = all.iter().cycle().skip(i + 7).find(|x| x.lang == o.lang && x.id != o.id).unwrap_or(o);
         let (_, moved) = j.judge("out-of-base-moved", &o.id, &other.question, &o.good_answer, o.lang, None)?;
         let p = row(&o.id);
         let r = &mut rows[p];
         r.out_of_base_wrong_reference.add(chosen.is_some());
+        r.out_of_base_poor_wrong_reference.add(weak_chosen.is_some());
+        r.out_of_base_poor_wrong_reference.add(off_chosen.is_some());
         r.out_of_base_false_alarm.add(!good.relevant);
         r.out_of_base_off_topic_caught.add(!off.relevant);
         r.margin_25.add(good.overall as i64 - moved.overall as i64 >= 25);
