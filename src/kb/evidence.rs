@@ -254,10 +254,10 @@ impl KbSearch {
     }
 
     /// How well the answer fits the question as asked (its cosine, and that cosine's z among the
-    /// wording's cosines to every expert answer), and the best such fit over the asked wording and, with a
-    /// reference, its canonical wordings in both languages: query-to-passage cosines across
-    /// languages are weak in this small model, so an English answer to a Chinese question is
-    /// judged against the English wording too.
+    /// wording's cosines to every expert answer), and the best such fit over the asked wording
+    /// and, with a reference, its canonical wordings in both languages: query-to-passage cosines
+    /// across languages are weak in this small model, so an English answer to a Chinese question
+    /// is judged against the English wording too.
     fn question_fits(
         &self,
         question: &str,
