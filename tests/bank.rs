@@ -303,3 +303,65 @@ async fn an_imported_bank_drives_mock_and_the_console() {
     let (_, page) = s.text("/kb/os-01").await;
     assert!(page.contains("unpredictable timing"), "the entry shows its reference: {page}");
 }
+
+/// The graded sets scored against the shipped base, where none of their questions has an entry:
+/// a sound answer to a question the base lacks is scored on what it says, not told it is weak.
+/// Test halves of all five sets (their fitting halves chose `scoring::unreferenced`). Measured
+/// 2026-12-05: Pearson 0.399 (0.308 with the rubric alone), answers meant as full 53 (26),
+/// partial 23, restating the question 25, and a good answer 25+ ahead of itself given to the
+/// next question of its set 67 of 188 (15).
+#[test]
+fn answers_to_questions_the_base_lacks_are_scored_on_what_they_say() {
+    let ivd = Ivd::with_models();
+    let mut grades = Vec::new();
+    let mut by_kind: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut ahead = (0, 0);
+    for set in ["dev_bank_graded", "sag_graded_en", "sag_graded_zh", "sag_graded_web", "sag_graded_arch"] {
+        let graded = root().join(format!("data/eval/{set}.jsonl"));
+        let o = ivd.run(&["eval", "--graded", graded.to_str().unwrap(), "--half", "test", "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        // A few match an entry of ours (software testing questions meet our evaluation entries).
+        assert!(r["matched_share"].as_f64().unwrap() <= 0.25, "{set}: {}", r["matched_share"]);
+        let kind: HashMap<String, String> = std::fs::read_to_string(&graded)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|v| (v["id"].as_str().unwrap().to_string(), v["kind"].as_str().unwrap().to_string()))
+            .collect();
+        let rows = r["rows"].as_array().unwrap();
+        for (row, moved) in rows.iter().zip(r["control_features"].as_array().unwrap()) {
+            let (grade, overall) = (row["grade"].as_f64().unwrap(), row["overall"].as_f64().unwrap());
+            grades.push((grade, overall));
+            by_kind.entry(kind[row["id"].as_str().unwrap()].clone()).or_default().push(overall);
+            if grade >= 4.5 {
+                ahead.1 += 1;
+                ahead.0 += usize::from(overall - moved["overall"].as_f64().unwrap() >= 25.0);
+            }
+        }
+    }
+    let median = |k: &str| {
+        let mut v = by_kind[k].clone();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let pearson = pearson(&grades);
+    let (full, partial, parrot, restate) = (median("full"), median("partial"), median("parrot"), median("restate"));
+    println!(
+        "Pearson {pearson:.3}, full {full}, partial {partial}, parrot {parrot}, restate {restate}, ahead {ahead:?}"
+    );
+    assert!(grades.len() >= 400, "{}", grades.len());
+    assert!(pearson >= 0.34, "{pearson}");
+    assert!(full >= 45.0 && full >= partial + 15.0, "full {full}, partial {partial}");
+    assert!(parrot <= 25.0 && restate <= 25.0, "restating the question: {parrot} {restate}");
+    assert!(ahead.0 * 4 >= ahead.1, "a good answer ahead of itself moved: {ahead:?}");
+}
+
+fn pearson(xy: &[(f64, f64)]) -> f64 {
+    let n = xy.len() as f64;
+    let (mx, my) = (xy.iter().map(|p| p.0).sum::<f64>() / n, xy.iter().map(|p| p.1).sum::<f64>() / n);
+    let cov: f64 = xy.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let (vx, vy): (f64, f64) =
+        (xy.iter().map(|(x, _)| (x - mx).powi(2)).sum(), xy.iter().map(|(_, y)| (y - my).powi(2)).sum());
+    cov / (vx * vy).sqrt()
+}

@@ -19,8 +19,9 @@ fn the_verdict_sets_test_half_holds() {
     println!("{test:#?}");
     let share = |r: &eval::verdicts::Rate| r.share();
     // Measured 2026-12-05: near misses 0.085, out-of-base references 0.0, false alarms 0.0 and
-    // 0.021, off-topic caught 0.739, paraphrases 0.766, margin 0.929, choice 0.909 (0.818 before
-    // completeness counted the reference's terms), quiz options 0.657 and 0.606, kinds 0.955.
+    // 0.021, off-topic caught 0.739, paraphrases 0.766, margin 0.929, choice 0.879 (0.818 before
+    // completeness counted the reference's terms, 0.909 before `scoring::unreferenced`), quiz
+    // options 0.600 and 0.636 (0.657 and 0.606 before it), kinds 0.955.
     assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
     assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
     // Measured 2026-12-05: 0.255 and 0.391. Known weak spots (an answer that does not show what was
@@ -37,8 +38,11 @@ fn the_verdict_sets_test_half_holds() {
     // ranks fits normalised for the wording.
     assert!(share(&test.paraphrase_answer_squashed) <= 0.28, "right answers to reworded questions under 25");
     assert!(share(&test.choice_right_over_wrong) >= 0.8, "the right option above the wrong one");
-    // 0.686 (24 of 35) since the match's lead is over the whole base; 0.657 with normalised fits.
-    assert!(share(&test.short_choice_right_over_wrong) >= 0.6, "the marked quiz option above the distractor");
+    // 0.686 (24 of 35) since the match's lead is over the whole base; 0.657 with normalised fits;
+    // 0.600 once answers with no reference are scored on what they say (`scoring::unreferenced`):
+    // ties at the floor broke toward the marked option, but a distractor freed from the entry the
+    // marked option is scored against now outscores it (fitting half 20 of 25 before and after).
+    assert!(share(&test.short_choice_right_over_wrong) >= 0.55, "the marked quiz option above the distractor");
     assert!(share(&test.outside_choice_right_over_wrong) >= 0.5, "the second quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
@@ -144,4 +148,27 @@ fn a_one_sentence_answer_to_a_short_question_the_base_lacks_is_on_topic() {
         assert!(!moved.relevant, "{other}: an answer about CDNs is on topic: {moved:?}");
         assert!(moved.overall + 10 <= right.overall, "{other}: {} vs {}", moved.overall, right.overall);
     }
+}
+
+/// A question the base lacks, answered soundly and with filler: the sound answer is scored on what
+/// it says (it was in the 30s when only structure counted), and filler in everyday words
+/// ("important", "better and faster", "good practice") does not pass for substance.
+#[test]
+fn a_sound_answer_the_base_has_no_reference_for_outscores_filler() {
+    let s = engine();
+    let q = "What does a CDN do for a website?";
+    let sound = "A CDN keeps copies of static assets such as images, scripts and video segments on edge servers close to \
+                 users, so requests are answered from a nearby point of presence instead of the origin. That cuts latency \
+                 and offloads the origin; cache headers and TTLs decide how long edge copies live, and you purge or \
+                 version URLs when content changes. Many CDNs also terminate TLS and absorb DDoS traffic.";
+    let filler =
+        "I think a CDN is basically important for performance, it makes the website better and faster, and you \
+                  should use it because it is a good practice for websites in general.";
+    let score = |a: &str| scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    let ((_, sound_ref, sound), (_, _, filler)) = (score(sound), score(filler));
+    println!("sound {} filler {}", sound.overall, filler.overall);
+    assert!(sound_ref.is_none() && sound.relevant, "{sound_ref:?} {}", sound.relevant);
+    assert!(sound.completeness.detail.contains("no reference answer"), "{}", sound.completeness.detail);
+    assert!(sound.overall >= 60, "{}", sound.overall);
+    assert!(sound.overall >= filler.overall + 15, "sound {} filler {}", sound.overall, filler.overall);
 }

@@ -199,17 +199,19 @@ fn score_all(
                             let lang = l.unwrap_or_else(|| lang::of_question(q, a));
                             let (_, chosen, c) = crate::scoring::assess_question(kb, q, a, lang, cancel)?;
                             let ev = kb.evidence(q, a, chosen, cancel)?;
+                            let unreferenced = kb.evidence(q, a, None, cancel)?;
                             let signals = chosen
                                 .and_then(|i| kb.kb.entries.get(i))
                                 .map(|_| crate::scoring::reference_only::Signals::read(&ev));
                             let features = serde_json::json!({
-                                "completeness": c.completeness.score, "accuracy": c.accuracy.score,
+                                "overall": c.overall, "completeness": c.completeness.score, "accuracy": c.accuracy.score,
                                 "depth": c.depth.score, "practicality": c.practicality.score,
                                 "raw": c.raw, "relevance": c.relevance, "units": crate::scoring::signals::units(a),
                                 "evidence": super::evidence_json(&ev), "question_terms": ev.question_terms,
                                 "signals": signals,
+                                "unref": crate::scoring::unreferenced::Signals::read(q, a, &unreferenced),
                                 "p_ref": crate::scoring::relevance::probability(&ev, chosen.is_some()),
-                                "p_noref": crate::scoring::relevance::probability(&kb.evidence(q, a, None, cancel)?, false),
+                                "p_noref": crate::scoring::relevance::probability(&unreferenced, false),
                             });
                             Ok((c.overall, chosen.map(|i| kb.kb.entries[i].id.clone()), features))
                         })

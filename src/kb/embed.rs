@@ -80,6 +80,9 @@ fn init_runtime(lib: &std::path::Path) -> Result<ort::environment::Environment, 
 
 pub struct Embedder {
     model: Mutex<TextEmbedding>,
+    /// The tokenizer's file, whose unigram vocabulary tells common words from rare ones.
+    tokenizer: std::path::PathBuf,
+    common: std::sync::OnceLock<std::collections::HashMap<String, f32>>,
     /// Identifies the vectors in the cache: changing weights must not reuse old vectors.
     pub name: String,
     pub load_ms: u64,
@@ -97,8 +100,9 @@ impl Embedder {
         let read = |p: std::path::PathBuf| {
             std::fs::read(&p).map_err(|source| EmbedError::Model(ModelError::Io { path: p, source }))
         };
+        let tokenizer = models.file(models::E5_TOKENIZER)?;
         let files = TokenizerFiles {
-            tokenizer_file: read(models.file(models::E5_TOKENIZER)?)?,
+            tokenizer_file: read(tokenizer.clone())?,
             config_file: read(models.file(models::E5_CONFIG)?)?,
             special_tokens_map_file: read(models.file(models::E5_SPECIAL_TOKENS)?)?,
             tokenizer_config_file: read(models.file(models::E5_TOKENIZER_CONFIG)?)?,
@@ -122,9 +126,20 @@ impl Embedder {
         tracing::info!("embedding model {name} loaded in {} ms", started.elapsed().as_millis());
         Ok(Embedder {
             model: Mutex::new(model),
+            tokenizer,
+            common: std::sync::OnceLock::new(),
             name: format!("{name}-{manifest_sha}"),
             load_ms: started.elapsed().as_millis() as u64,
         })
+    }
+
+    /// How common a word is in the text the model's tokenizer was trained on: the log-probability
+    /// of the unigram piece that spells it whole (with or without the word-start mark), for pieces
+    /// from [`COMMON_MIN`] up; None for a word it splits into pieces, which is a rare one. Read
+    /// from the tokenizer's file on first use; an unreadable file means no word is known common.
+    pub fn commonness(&self, word: &str) -> Option<f32> {
+        let common = self.common.get_or_init(|| read_common(&self.tokenizer).unwrap_or_default());
+        common.get(word).copied()
     }
 
     /// Embed texts that already carry their e5 prefix; unit-length vectors.
@@ -246,6 +261,29 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         }
     }
     acc.iter().sum::<f32>() + tail
+}
+
+/// Pieces less probable than this are not kept: a word the vocabulary holds whole but rarely
+/// ("basically" -14.3) is as good as a rare one for telling filler from substance.
+pub const COMMON_MIN: f32 = -14.0;
+
+fn read_common(path: &std::path::Path) -> Option<std::collections::HashMap<String, f32>> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        model: Unigram,
+    }
+    #[derive(serde::Deserialize)]
+    struct Unigram {
+        vocab: Vec<(String, f32)>,
+    }
+    let file: File = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let mut out: std::collections::HashMap<String, f32> = std::collections::HashMap::new();
+    for (piece, score) in file.model.vocab.into_iter().filter(|(_, s)| *s >= COMMON_MIN) {
+        let word = piece.trim_start_matches('\u{2581}').to_lowercase();
+        let slot = out.entry(word).or_insert(score);
+        *slot = slot.max(score);
+    }
+    Some(out)
 }
 
 #[cfg(test)]

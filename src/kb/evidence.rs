@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::embed::dot;
 use super::search::KbSearch;
-use super::terms::term_set;
+use super::terms::{surface_terms, term_set};
 use super::vectors::{analysis_sentences, mean_sd, AnswerMatrix};
 use super::{KbError, KnowledgeBase};
 
@@ -52,6 +52,8 @@ pub struct Evidence {
     pub neighbour_z: Option<f64>,
     /// IDF-weighted share of the question's terms the answer uses (any reference or none).
     pub question_terms: Option<f64>,
+    /// IDF-weighted sum of the answer's terms beyond the question's (any reference or none).
+    pub beyond_question: Option<f64>,
     /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
     /// (a sentence as close as the expert answer's own).
     pub key_points: Vec<f64>,
@@ -76,6 +78,24 @@ const UNRELATED_QUANTILE: f64 = 0.95;
 /// The smallest band width: a key point its own expert answer barely beats unrelated text on
 /// gives graded credit over at least this much cosine, not a cliff.
 const MIN_BAND: f32 = 0.015;
+
+/// The most a word of everyday language weighs in what an answer says beyond the question: about
+/// the IDF of a word a third of our entries use.
+const COMMON_WORD_WEIGHT: f64 = 1.0;
+
+/// English endings whose removal leaves a common word common ("faster", "rows", "sorted"): the
+/// vocabulary holds a frequent word whole, its inflections not always.
+const INFLECTIONS: &[&str] = &["s", "es", "ed", "d", "er", "r", "est", "ing", "ly"];
+
+/// Whether `word` (lowercased) is a word of everyday language, by `commonness`.
+fn is_common(word: &str, commonness: &dyn Fn(&str) -> Option<f32>) -> bool {
+    commonness(word).is_some()
+        || (word.is_ascii()
+            && INFLECTIONS
+                .iter()
+                .filter_map(|e| word.strip_suffix(e))
+                .any(|stem| stem.len() >= 3 && commonness(stem).is_some()))
+}
 
 /// Answer-side term profiles of every entry, for the lexical standing.
 pub struct Profiles {
@@ -131,6 +151,30 @@ impl Profiles {
             .collect();
         let total: f64 = points.iter().map(|(w, _)| w).sum();
         (total > 0.0).then(|| points.iter().filter(|(_, hit)| *hit).map(|(w, _)| w).sum::<f64>() / total)
+    }
+
+    /// What the answer says beyond the question: the IDF weights of its terms (two characters or
+    /// more) the question does not use, a term no entry uses weighing most. A restatement adds
+    /// nothing. Filler weighs little: a word in every entry ("important", "consider") by its IDF,
+    /// and a word of everyday language our entries lack ("website", "better") by `common`, how
+    /// common the word is outside our field (the embedding model's vocabulary).
+    fn beyond_question(&self, question: &str, answer: &str, common: &dyn Fn(&str) -> bool) -> f64 {
+        let asked = term_set(question);
+        let unseen = (self.terms.len().max(1) as f64).ln();
+        let mut seen = HashSet::new();
+        surface_terms(answer)
+            .into_iter()
+            .filter(|(_, t)| t.chars().count() >= 2 && !asked.contains(t))
+            .filter(|(_, t)| seen.insert(t.clone()))
+            .map(|(word, t)| {
+                let w = self.idf.get(&t).copied().unwrap_or(unseen);
+                if common(&word) {
+                    w.min(COMMON_WORD_WEIGHT)
+                } else {
+                    w
+                }
+            })
+            .sum()
     }
 
     /// Cosine of IDF-weighted term sets between the answer and each entry.
@@ -197,8 +241,10 @@ impl KbSearch {
         }
         let answer_terms = term_set(answer);
         ev.question_terms = self.question_terms_used(question, &answer_terms);
+        let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
+        let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
+        ev.beyond_question = Some(profiles.beyond_question(question, answer, &common));
         if let Some(r) = reference {
-            let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
             ev.lexical = standing(&profiles.scores(&answer_terms), r);
             if let Some(e) = self.kb.entries.get(r) {
                 let lang = crate::lang::majority(answer).unwrap_or(crate::lang::Lang::En);
@@ -375,5 +421,20 @@ impl KbSearch {
             m.insert(entry, bands.clone());
         }
         Ok(bands)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inflections_of_common_words_are_common() {
+        let vocab = |w: &str| ["fast", "row", "sort", "website"].contains(&w).then_some(-11.0);
+        assert!(is_common("website", &vocab));
+        assert!(is_common("faster", &vocab) && is_common("rows", &vocab) && is_common("sorted", &vocab));
+        // A rare word is not made common by a short stem it happens to end in.
+        assert!(!is_common("handshake", &vocab) && !is_common("datagrams", &vocab));
+        assert!(!is_common("ed", &vocab));
     }
 }

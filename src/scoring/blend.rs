@@ -9,6 +9,8 @@
 //!    calibration, and moves by at most [`MAX_OVERALL_SHIFT`] points.
 //! 3. A cap the rubric applied (off-topic, non-answer, one-liner, keyword list, misconceptions)
 //!    still holds: the model can lower such an answer, never lift it; the on-topic floor holds too.
+//!    Capped or floored is told by the overall against the rubric's own before caps (`uncapped`):
+//!    with no reference, or an imported bank's, that is not the calibrated weighted score.
 
 use super::content::{calibrate, ContentScore, WEIGHTS, WEIGHTS_NO_REFERENCE};
 use super::text::band;
@@ -43,8 +45,9 @@ pub fn apply(c: &mut ContentScore, m: &ModelScores, has_reference: bool, lang: L
     let weights = if has_reference { WEIGHTS } else { WEIGHTS_NO_REFERENCE };
     let s = [c.completeness.score, c.accuracy.score, c.depth.score, c.practicality.score];
     let raw: f64 = s.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum();
-    let before = calibrate(c.raw).round() as i64;
-    let delta = (calibrate(raw).round() as i64 - before).clamp(-MAX_OVERALL_SHIFT, MAX_OVERALL_SHIFT);
+    let before = c.uncapped.round() as i64;
+    let delta =
+        (calibrate(raw).round() as i64 - calibrate(c.raw).round() as i64).clamp(-MAX_OVERALL_SHIFT, MAX_OVERALL_SHIFT);
     let rubric = c.overall as i64;
     let mut overall = (rubric + delta).clamp(0, 100);
     if rubric < before {
@@ -54,6 +57,7 @@ pub fn apply(c: &mut ContentScore, m: &ModelScores, has_reference: bool, lang: L
     }
     c.overall = overall as u32;
     c.raw = raw;
+    c.uncapped = (c.uncapped + delta as f64).clamp(0.0, 100.0);
     c.band = band(c.overall, lang).to_string();
 }
 
@@ -84,6 +88,7 @@ mod tests {
             note: None,
             kind: None,
             raw,
+            uncapped: calibrate(raw),
         }
     }
 
@@ -104,5 +109,22 @@ mod tests {
         let mut c = content([80, 80, 80, 80], 85, 80.0);
         apply(&mut c, &none, true, Lang::En);
         assert!(c.overall >= 85 - MAX_OVERALL_SHIFT as u32 && c.overall < 85, "{}", c.overall);
+    }
+
+    #[test]
+    fn an_answer_scored_without_a_reference_moves_both_ways() {
+        // Its overall (70) comes from the no-reference model, not from the weighted dimensions
+        // (raw 30 calibrates to 37): it is neither capped nor floored.
+        let free = |c: &mut ContentScore| c.uncapped = 70.0;
+        let all = ModelScores { completeness: 100, depth: 100, accuracy: 100, practicality: 100 };
+        let none = ModelScores { completeness: 0, depth: 0, accuracy: 0, practicality: 0 };
+        let mut up = content([30, 30, 60, 20], 70, 30.0);
+        free(&mut up);
+        apply(&mut up, &all, false, Lang::En);
+        let mut down = content([30, 30, 60, 20], 70, 30.0);
+        free(&mut down);
+        apply(&mut down, &none, false, Lang::En);
+        assert!(up.overall > 70 && up.overall <= 70 + MAX_OVERALL_SHIFT as u32, "{}", up.overall);
+        assert!(down.overall < 70 && down.overall >= 70 - MAX_OVERALL_SHIFT as u32, "{}", down.overall);
     }
 }

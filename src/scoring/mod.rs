@@ -4,6 +4,7 @@
 pub mod blend;
 pub mod content;
 pub mod coverage;
+pub mod depth;
 pub mod habits;
 pub mod kind;
 pub mod matching;
@@ -13,6 +14,7 @@ pub mod signals;
 pub mod speech;
 pub mod star;
 pub mod text;
+pub mod unreferenced;
 
 use crate::kb::evidence::Evidence;
 use crate::kb::search::{KbSearch, SearchHit};

@@ -401,6 +401,19 @@ const TERM_PIECE_UNITS: f64 = 6.0;
 /// Below this share of function words a text reads as terms, not explanation (prose: 0.3-0.5).
 const LIST_PROSE_SHARE: f64 = 0.12;
 
+/// `x` as a share of `full`, within 0-1.
+pub fn ratio(x: f64, full: f64) -> f64 {
+    if full <= 0.0 {
+        return 0.0;
+    }
+    (x / full).clamp(0.0, 1.0)
+}
+
+/// A 0-1 share as a 0-100 score.
+pub fn pct(x: f64) -> u32 {
+    (x.clamp(0.0, 1.0) * 100.0).round() as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

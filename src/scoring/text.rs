@@ -67,11 +67,13 @@ impl Texts {
         self.t(format!("STAR 结构缺少：{}", parts.join("、")), format!("STAR structure lacks: {}", parts.join(", ")))
     }
 
-    pub fn no_reference(&self, structure: usize) -> String {
+    pub fn no_reference(&self, structure: usize, own_terms: usize) -> String {
         self.t(
-            format!("知识库中没有这个问题的参考答案，按结构评估：{structure} 处分点/顺序表述"),
             format!(
-                "no reference answer in the knowledge base for this question; judged on structure: {structure} enumeration markers"
+                "知识库中没有这个问题的参考答案，按内容和结构评估：问题之外的术语 {own_terms} 个，{structure} 处分点/顺序表述"
+            ),
+            format!(
+                "no reference answer in the knowledge base for this question; judged on what it says and its structure: {own_terms} terms beyond the question's, {structure} enumeration markers"
             ),
         )
     }
