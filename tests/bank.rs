@@ -174,12 +174,7 @@ fn graded_half(ivd: &Ivd, bank: &str, graded: &str, half: &str) -> (serde_json::
     let o = ivd.run(&[&args[..], &["--format", "json"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let kind: HashMap<String, String> = std::fs::read_to_string(&graded)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|v| (v["id"].as_str().unwrap().to_string(), v["kind"].as_str().unwrap().to_string()))
-        .collect();
+    let kind = kinds_of(&graded);
     let mut by_kind: HashMap<String, Vec<f64>> = HashMap::new();
     for row in r["rows"].as_array().unwrap() {
         by_kind.entry(kind[row["id"].as_str().unwrap()].clone()).or_default().push(row["overall"].as_f64().unwrap());
@@ -192,6 +187,16 @@ fn graded_half(ivd: &Ivd, bank: &str, graded: &str, half: &str) -> (serde_json::
         })
         .collect();
     (r, stdout(&ivd.run(&args)), Kinds(medians))
+}
+
+/// Each graded answer's intended kind ("full", "parrot"...), by id.
+fn kinds_of(graded: &Path) -> HashMap<String, String> {
+    std::fs::read_to_string(graded)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| (v["id"].as_str().unwrap().to_string(), v["kind"].as_str().unwrap().to_string()))
+        .collect()
 }
 
 struct Kinds(HashMap<String, f64>);
@@ -323,12 +328,7 @@ fn answers_to_questions_the_base_lacks_are_scored_on_what_they_say() {
         let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         // A few match an entry of ours (software testing questions meet our evaluation entries).
         assert!(r["matched_share"].as_f64().unwrap() <= 0.25, "{set}: {}", r["matched_share"]);
-        let kind: HashMap<String, String> = std::fs::read_to_string(&graded)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .map(|v| (v["id"].as_str().unwrap().to_string(), v["kind"].as_str().unwrap().to_string()))
-            .collect();
+        let kind = kinds_of(&graded);
         let rows = r["rows"].as_array().unwrap();
         for (row, moved) in rows.iter().zip(r["control_features"].as_array().unwrap()) {
             let (grade, overall) = (row["grade"].as_f64().unwrap(), row["overall"].as_f64().unwrap());
