@@ -52,7 +52,7 @@ pub struct Evidence {
     pub neighbour_z: Option<f64>,
     /// IDF-weighted share of the question's terms the answer uses (any reference or none).
     pub question_terms: Option<f64>,
-    /// IDF-weighted sum of the answer's terms beyond the question's (any reference or none).
+    /// IDF-weighted sum of the answer's terms beyond the question's (with no reference only).
     pub beyond_question: Option<f64>,
     /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
     /// (a sentence as close as the expert answer's own).
@@ -242,8 +242,11 @@ impl KbSearch {
         let answer_terms = term_set(answer);
         ev.question_terms = self.question_terms_used(question, &answer_terms);
         let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
-        let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
-        ev.beyond_question = Some(profiles.beyond_question(question, answer, &common));
+        if reference.is_none() {
+            // Only an answer scored with no reference is judged on it (`scoring::unreferenced`).
+            let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
+            ev.beyond_question = Some(profiles.beyond_question(question, answer, &common));
+        }
         if let Some(r) = reference {
             ev.lexical = standing(&profiles.scores(&answer_terms), r);
             if let Some(e) = self.kb.entries.get(r) {

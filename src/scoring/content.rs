@@ -162,6 +162,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let behavioral =
         inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
     let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
+    // What the answer says beyond the question: what an answer with no reference is judged on.
     let said = super::unreferenced::Signals::read(inp.question, inp.answer, inp.evidence);
 
     let mut out = match inp.reference {
