@@ -5,6 +5,9 @@
 //! mechanisms and figures it gives.
 
 use crate::kb::evidence::Evidence;
+use crate::kb::terms::term_set;
+
+use super::signals::{count_numbers, count_phrases, normalize_numbers, units, REASONING, TRADE_OFFS};
 
 /// The grade (0-5) model: fitted by least squares on the fitting halves (by a hash of the question
 /// id) of five graded sets none of which is in our field or was written from the base:
@@ -27,9 +30,6 @@ const BEYOND_CAP: f64 = 20.0;
 /// Numbers and trade-offs count up to these many.
 const NUMBERS_CAP: f64 = 2.0;
 const TRADE_OFFS_CAP: f64 = 1.0;
-use crate::kb::terms::term_set;
-
-use super::signals::{count_numbers, count_phrases, normalize_numbers, units, REASONING, TRADE_OFFS};
 
 /// What the model reads, as `ivd eval --graded --format json` reports it for fitting.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
