@@ -171,4 +171,36 @@ fn a_sound_answer_the_base_has_no_reference_for_outscores_filler() {
     assert!(sound.completeness.detail.contains("no reference answer"), "{}", sound.completeness.detail);
     assert!(sound.overall >= 60, "{}", sound.overall);
     assert!(sound.overall >= filler.overall + 15, "sound {} filler {}", sound.overall, filler.overall);
+    // What the report's bars show adds up to the overall (neither answer is capped): 0.6 of what
+    // it says beyond the question (completeness), 0.3 depth, 0.1 practicality; accuracy is not
+    // assessed without a reference and weighs nothing.
+    for c in [&sound, &filler] {
+        let sum = 0.6 * c.completeness.score as f64 + 0.3 * c.depth.score as f64 + 0.1 * c.practicality.score as f64;
+        assert!((sum - c.overall as f64).abs() <= 1.0, "bars {sum:.1} vs overall {}: {c:?}", c.overall);
+    }
+}
+
+/// An outside question worded like one of ours ("Why do caches work?" and our prompt-caching
+/// entry, a match the model is sure of) answered soundly about CPU caches: the answer is sure to
+/// address the question as asked and reads as off-topic against the entry, so the match is
+/// doubted. It was scored against prompt caching and capped at 12, "off-topic".
+#[test]
+fn a_sound_answer_to_an_outside_question_worded_like_ours_is_not_called_off_topic() {
+    let s = engine();
+    let q = "Why do caches work? Name the two types of locality they exploit.";
+    let a = "Memory accesses arent random. If you touch x now you'll probably touch x again (temporal), and you'll \
+             probably touch x+4 next (spatial), which is why caches load whole blocks. The cache only has to hold the \
+             working set, not all of memory.";
+    let (hits, chosen, c) = scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    println!("{chosen:?} {} {:?} {:?}", c.overall, c.relevance, scoring::same_question(&hits).map(|h| &h.id));
+    assert!(chosen.is_none(), "scored against {chosen:?}");
+    assert!(c.relevant && c.overall >= 50, "{c:?}");
+    // An answer about prompt caching fits the entry, which stays its reference; it scores well
+    // below the answer to the question asked (measured 52 vs 71).
+    let off =
+        "Put the system prompt and tool definitions first and the user's message last, so the provider can reuse \
+               the cached prefix and you pay less for input tokens.";
+    let (_, _, o) = scoring::assess_question(s, q, off, Lang::En, &Default::default()).unwrap();
+    println!("prompt caching answer: {} {:?}", o.overall, o.relevance);
+    assert!(o.overall + 10 <= c.overall, "{} vs {}", o.overall, c.overall);
 }

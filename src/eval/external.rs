@@ -207,6 +207,7 @@ fn score_all(
                                 "overall": c.overall, "completeness": c.completeness.score, "accuracy": c.accuracy.score,
                                 "depth": c.depth.score, "practicality": c.practicality.score,
                                 "raw": c.raw, "relevance": c.relevance, "units": crate::scoring::signals::units(a),
+                                "term_list": crate::scoring::signals::is_term_list(a),
                                 "evidence": super::evidence_json(&ev), "question_terms": ev.question_terms,
                                 "signals": signals,
                                 "unref": crate::scoring::unreferenced::Signals::read(q, a, &unreferenced),

@@ -10,9 +10,11 @@
 //! 3. A cap the rubric applied (off-topic, non-answer, one-liner, keyword list, misconceptions)
 //!    still holds: the model can lower such an answer, never lift it; the on-topic floor holds too.
 //!    Capped or floored is told by the overall against the rubric's own before caps (`uncapped`):
-//!    with no reference, or an imported bank's, that is not the calibrated weighted score.
+//!    with an imported bank's reference, that is not the weighted score.
+//!
+//! The weights and mapping are the ones the rubric made the overall with (`scale`).
 
-use super::content::{calibrate, ContentScore, WEIGHTS, WEIGHTS_NO_REFERENCE};
+use super::content::ContentScore;
 use super::text::band;
 use crate::lang::Lang;
 
@@ -32,7 +34,7 @@ pub const MAX_DIMENSION_SHIFT: f64 = 10.0;
 pub const MAX_OVERALL_SHIFT: i64 = 8;
 
 /// Blend the model's scores into `c` (the rubric's) in place.
-pub fn apply(c: &mut ContentScore, m: &ModelScores, has_reference: bool, lang: Lang) {
+pub fn apply(c: &mut ContentScore, m: &ModelScores, lang: Lang) {
     let shift = |rubric: u32, model: u32| -> u32 {
         let d = (MODEL_WEIGHT * (model as f64 - rubric as f64)).clamp(-MAX_DIMENSION_SHIFT, MAX_DIMENSION_SHIFT);
         (rubric as f64 + d).round().clamp(0.0, 100.0) as u32
@@ -42,12 +44,10 @@ pub fn apply(c: &mut ContentScore, m: &ModelScores, has_reference: bool, lang: L
     c.accuracy.score = shift(c.accuracy.score, m.accuracy);
     c.practicality.score = shift(c.practicality.score, m.practicality);
 
-    let weights = if has_reference { WEIGHTS } else { WEIGHTS_NO_REFERENCE };
-    let s = [c.completeness.score, c.accuracy.score, c.depth.score, c.practicality.score];
-    let raw: f64 = s.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum();
+    let raw = c.scale.raw([c.completeness.score, c.accuracy.score, c.depth.score, c.practicality.score]);
     let before = c.uncapped.round() as i64;
-    let delta =
-        (calibrate(raw).round() as i64 - calibrate(c.raw).round() as i64).clamp(-MAX_OVERALL_SHIFT, MAX_OVERALL_SHIFT);
+    let delta = (c.scale.overall(raw).round() as i64 - c.scale.overall(c.raw).round() as i64)
+        .clamp(-MAX_OVERALL_SHIFT, MAX_OVERALL_SHIFT);
     let rubric = c.overall as i64;
     let mut overall = (rubric + delta).clamp(0, 100);
     if rubric < before {
@@ -65,8 +65,9 @@ pub fn apply(c: &mut ContentScore, m: &ModelScores, has_reference: bool, lang: L
 mod tests {
     use super::*;
     use crate::scoring::content::Scored;
+    use crate::scoring::scale::Scale;
 
-    fn content(dims: [u32; 4], overall: u32, raw: f64) -> ContentScore {
+    fn content(dims: [u32; 4], overall: u32, raw: f64, scale: Scale) -> ContentScore {
         let sc = |s| Scored { score: s, detail: String::new() };
         ContentScore {
             overall,
@@ -88,7 +89,8 @@ mod tests {
             note: None,
             kind: None,
             raw,
-            uncapped: calibrate(raw),
+            uncapped: scale.overall(raw),
+            scale,
         }
     }
 
@@ -96,35 +98,36 @@ mod tests {
     fn a_model_saying_100_moves_scores_a_bounded_amount() {
         let all = ModelScores { completeness: 100, depth: 100, accuracy: 100, practicality: 100 };
         // An uncapped middling answer: raw 45 calibrates to 62.
-        let mut c = content([45, 45, 45, 45], 62, 45.0);
-        apply(&mut c, &all, true, Lang::En);
+        let mut c = content([45, 45, 45, 45], 62, 45.0, Scale::Reference);
+        apply(&mut c, &all, Lang::En);
         assert_eq!(c.completeness.score, 55);
         assert!(c.overall > 62 && c.overall <= 62 + MAX_OVERALL_SHIFT as u32, "{}", c.overall);
         // A capped answer (off-topic: 20 where its dimensions alone would give 62) is not lifted.
-        let mut c = content([45, 45, 45, 45], 20, 45.0);
-        apply(&mut c, &all, true, Lang::En);
+        let mut c = content([45, 45, 45, 45], 20, 45.0, Scale::Reference);
+        apply(&mut c, &all, Lang::En);
         assert_eq!(c.overall, 20);
         // And a model saying 0 lowers a good answer by a bounded amount too.
         let none = ModelScores { completeness: 0, depth: 0, accuracy: 0, practicality: 0 };
-        let mut c = content([80, 80, 80, 80], 85, 80.0);
-        apply(&mut c, &none, true, Lang::En);
+        let mut c = content([80, 80, 80, 80], 85, 80.0, Scale::Reference);
+        apply(&mut c, &none, Lang::En);
         assert!(c.overall >= 85 - MAX_OVERALL_SHIFT as u32 && c.overall < 85, "{}", c.overall);
     }
 
     #[test]
     fn an_answer_scored_without_a_reference_moves_both_ways() {
-        // Its overall (70) comes from the no-reference model, not from the weighted dimensions
-        // (raw 30 calibrates to 37): it is neither capped nor floored.
-        let free = |c: &mut ContentScore| c.uncapped = 70.0;
+        // Its overall is its weighted dimensions themselves (0.6 x 80 + 0.3 x 50 + 0.1 x 30 = 66),
+        // not calibrated: it is neither capped nor floored.
         let all = ModelScores { completeness: 100, depth: 100, accuracy: 100, practicality: 100 };
         let none = ModelScores { completeness: 0, depth: 0, accuracy: 0, practicality: 0 };
-        let mut up = content([30, 30, 60, 20], 70, 30.0);
-        free(&mut up);
-        apply(&mut up, &all, false, Lang::En);
-        let mut down = content([30, 30, 60, 20], 70, 30.0);
-        free(&mut down);
-        apply(&mut down, &none, false, Lang::En);
-        assert!(up.overall > 70 && up.overall <= 70 + MAX_OVERALL_SHIFT as u32, "{}", up.overall);
-        assert!(down.overall < 70 && down.overall >= 70 - MAX_OVERALL_SHIFT as u32, "{}", down.overall);
+        let mut up = content([80, 50, 60, 30], 66, 66.0, Scale::Said);
+        apply(&mut up, &all, Lang::En);
+        let mut down = content([80, 50, 60, 30], 66, 66.0, Scale::Said);
+        apply(&mut down, &none, Lang::En);
+        assert!(up.overall > 66 && up.overall <= 66 + MAX_OVERALL_SHIFT as u32, "{}", up.overall);
+        assert!(down.overall < 66 && down.overall >= 66 - MAX_OVERALL_SHIFT as u32, "{}", down.overall);
+        // A capped one (off-topic: 20) is lowered, never lifted.
+        let mut capped = content([80, 50, 60, 30], 20, 66.0, Scale::Said);
+        apply(&mut capped, &all, Lang::En);
+        assert_eq!(capped.overall, 20);
     }
 }

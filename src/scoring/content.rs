@@ -8,14 +8,16 @@
 //! 4. depth: explanation (causes, mechanisms, trade-offs) and the expert's vocabulary, not length;
 //! 5. practicality: numbers, first-hand experience, trade-offs, examples.
 //!
-//! The overall is a fixed weighted sum mapped onto the calibrated scale (`calibrate`), then capped
-//! for non-answers, one-liners, keyword lists and misconceptions. Texts follow `lang`.
+//! The overall is a fixed weighted sum of the four (`scale`: mapped onto the calibrated scale, or,
+//! with no reference, the sum itself), then capped for non-answers, one-liners, keyword lists and
+//! misconceptions. Texts follow `lang`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::coverage::key_point_level;
 use super::depth::{depth, Substance};
+use super::scale::Scale;
 use super::signals::*;
 use super::star;
 use super::text::{band, Texts};
@@ -75,6 +77,10 @@ pub struct ContentScore {
     #[serde(skip_serializing, default)]
     #[schemars(skip)]
     pub uncapped: f64,
+    /// How the four dimensions made the overall (weights and mapping; not in reports).
+    #[serde(skip, default)]
+    #[schemars(skip)]
+    pub scale: Scale,
 }
 
 /// What the analyzer is given.
@@ -87,12 +93,6 @@ pub struct Inputs<'a> {
     pub lang: Lang,
 }
 
-/// Weights of completeness, accuracy, depth and practicality. Making the points the question asks
-/// for matters most; being right next; explanation and concrete practice refine it.
-pub(crate) const WEIGHTS: [f64; 4] = [0.40, 0.25, 0.20, 0.15];
-/// Without a reference, completeness and accuracy can only be guessed from structure: depth and
-/// practicality carry more.
-pub(crate) const WEIGHTS_NO_REFERENCE: [f64; 4] = [0.30, 0.10, 0.30, 0.30];
 /// Coverage is half the key points (by words or meaning) and half the reference's own terms the
 /// answer recalls (IDF-weighted, the question's left out), on a log scale from `RECALL_NONE` to
 /// `RECALL_FULL`. The key points are a few phrases; the reference's terms are all of what an
@@ -132,21 +132,6 @@ const CAP_KEYWORD_LIST: u32 = 30;
 const CAP_ONE_MISTAKE: u32 = 60;
 const CAP_MISTAKES: u32 = 45;
 const CAP_IRRELEVANT: f64 = 25.0;
-/// Raw weighted score -> calibrated scale, piecewise linear between these anchors. Chosen on the
-/// fitting half of `data/eval/graded_*.jsonl` (raw medians per label there: weak 33, partial 39,
-/// good 67, excellent 87) to put each label in its band (excellent 85-100, good 70-84, partial
-/// 50-69, weak 25-49); of four candidate curves this one put the most fitting answers in their band.
-/// A finer grid later gained 3 points of in-band share on the fitting half only by pushing weak
-/// answers to the top of their band, so this one stayed. `ivd eval` reports the test half.
-const CALIBRATION: &[(f64, f64)] =
-    &[(0.0, 0.0), (20.0, 25.0), (32.0, 40.0), (45.0, 62.0), (66.0, 77.0), (85.0, 92.0), (100.0, 100.0)];
-/// Without a reference, the overall is this share of the grade model of what the answer says
-/// beyond the question (`unreferenced`), the rest the rubric's. The rubric alone put sound answers
-/// to questions the base lacks in the 20s. Chosen on the fitting halves of five graded sets
-/// outside our field (Pearson 0.346 rubric alone, 0.439 at 0.3, 0.441 at 0.5, 0.431 at 0.7, 0.408
-/// model alone, with the model before it discounted everyday words; 0.442 at 0.5 after) and of
-/// `data/eval/`'s verdicts (second quiz set 23 -> 26 of 47 at 0.3 and 0.5).
-const NO_REFERENCE_MODEL_SHARE: f64 = 0.5;
 /// The scale reserves 0-24 for off-topic answers and non-answers: an on-topic attempt, however
 /// weak, is at least "weak".
 const FLOOR_ON_TOPIC: u32 = 25;
@@ -165,22 +150,23 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     // What the answer says beyond the question: what an answer with no reference is judged on.
     let said = super::unreferenced::Signals::read(inp.question, inp.answer, inp.evidence);
 
+    let scale = match inp.reference {
+        Some(_) => Scale::Reference,
+        None if behavioral => Scale::Structure,
+        None => Scale::Said,
+    };
     let mut out = match inp.reference {
         Some(e) => with_reference(inp, e, &normalized, &signals, behavioral, list_like),
-        None => without_reference(inp, &signals, u, behavioral, &said),
+        None => without_reference(inp, &signals, scale, &said),
     };
     out.practicality = practicality(&signals, tx);
-    let weights = if inp.reference.is_some() { WEIGHTS } else { WEIGHTS_NO_REFERENCE };
-    let s = [out.completeness.score, out.accuracy.score, out.depth.score, out.practicality.score];
-    let raw: f64 = s.iter().zip(weights).map(|(s, w)| *s as f64 * w).sum();
+    out.scale = scale;
+    let raw = scale.raw([out.completeness.score, out.accuracy.score, out.depth.score, out.practicality.score]);
     // An imported bank's entry is a question and a reference: its own model (`reference_only`).
     let imported = inp.reference.filter(|e| e.is_imported());
-    let mut overall = match (imported, inp.reference) {
-        (Some(_), _) => super::reference_only::Signals::read(inp.evidence).overall().round() as u32,
-        (None, None) if !behavioral => (NO_REFERENCE_MODEL_SHARE * said.overall()
-            + (1.0 - NO_REFERENCE_MODEL_SHARE) * calibrate(raw))
-        .round() as u32,
-        (None, _) => calibrate(raw).round() as u32,
+    let mut overall = match imported {
+        Some(_) => super::reference_only::Signals::read(inp.evidence).overall().round() as u32,
+        None => scale.overall(raw).round() as u32,
     };
     let uncapped = overall as f64;
 
@@ -227,18 +213,6 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     out.relevant = relevant;
     out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
     out
-}
-
-/// Piecewise-linear map of the raw weighted score onto the calibrated scale.
-pub fn calibrate(raw: f64) -> f64 {
-    let raw = raw.clamp(0.0, 100.0);
-    for w in CALIBRATION.windows(2) {
-        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
-        if raw <= x1 {
-            return y0 + (y1 - y0) * (raw - x0) / (x1 - x0).max(1e-9);
-        }
-    }
-    100.0
 }
 
 /// Countable signals of an answer.
@@ -355,24 +329,25 @@ fn with_reference(
         kind: None,
         raw: 0.0,
         uncapped: 0.0,
+        scale: Scale::Reference,
     }
 }
 
 fn without_reference(
     inp: &Inputs<'_>,
     sig: &Signals,
-    u: f64,
-    behavioral: bool,
+    scale: Scale,
     said: &super::unreferenced::Signals,
 ) -> ContentScore {
     let tx = Texts(inp.lang);
     let structure = count_phrases(&inp.answer.to_lowercase(), STRUCTURE);
-    let star = behavioral.then(|| star::check(inp.answer, inp.lang));
-    let level = match &star {
-        Some(s) => s.level,
-        None => 0.5 * ratio(structure as f64, 2.0) + 0.5 * ratio(u, 150.0),
+    let star = (scale == Scale::Structure).then(|| star::check(inp.answer, inp.lang));
+    // A technical answer covers what it says beyond the question (the grade model, 0-100); a
+    // story, its STAR parts.
+    let (level, mut detail) = match &star {
+        Some(s) => (s.level, tx.no_reference(structure, said.new_terms as usize)),
+        None => (said.overall() / 100.0, tx.no_reference_said(said.new_terms as usize)),
     };
-    let mut detail = tx.no_reference(structure, said.new_terms as usize);
     if let Some(s) = star.as_ref().filter(|s| !s.missing.is_empty()) {
         detail = format!("{detail}{}{}", tx.sep(), tx.star_missing(&s.missing));
     }
@@ -397,6 +372,7 @@ fn without_reference(
         kind: None,
         raw: 0.0,
         uncapped: 0.0,
+        scale,
     }
 }
 

@@ -362,11 +362,13 @@ pub fn refutes(sentence_lower: &str) -> bool {
 const FUNCTION_WORDS_EN: &[&str] = &[
     "the", "a", "an", "is", "are", "was", "to", "of", "and", "in", "it", "that", "for", "on", "with", "we", "i", "you",
     "this", "so", "be", "by", "as", "or", "if", "then", "when", "which", "because", "can", "will", "do", "not", "but",
-    "from", "into", "they", "its", "each", "what", "how", "our", "my", "has", "have",
+    "from", "into", "they", "its", "each", "what", "how", "our", "my", "has", "have", "like", "than", "at", "up",
+    "out", "no", "only", "just", "still", "also", "there", "their", "them", "gets", "get", "does", "been", "were",
+    "should", "must", "would", "could", "between", "without", "after", "before", "while",
 ];
 const FUNCTION_CHARS_ZH: &[char] = &[
     '的', '是', '在', '了', '会', '把', '就', '要', '和', '也', '而', '让', '用', '对', '我', '们', '这', '有', '被',
-    '给', '做', '能', '再', '去', '它', '所', '以',
+    '给', '做', '能', '再', '去', '它', '所', '以', '并', '成', '到', '后', '从', '为', '得', '过', '着', '都', '还',
 ];
 
 /// Share of the answer's words (English) or characters (Chinese) that are function words: about
@@ -388,13 +390,37 @@ pub fn prose_share(text: &str) -> f64 {
 }
 
 /// Whether the text is a list of terms: many short comma-separated pieces (about three words or
-/// six characters each), or almost no function words.
+/// six characters each), or almost no function words — and no term explained. Terse notes that
+/// explain their terms ("原子、一致、隔离、持久：全做或全不做…", "RISC = load/store, …", "(lowest
+/// address)") are answers: on the graded sets outside our field, 18 of the 21 answers the list
+/// test caught before were graded 4.75-5 of 5, all but three of them for one of these marks, a
+/// path's slash ("DELETE /users/5") cut into pieces, or telegraphic English ("w/o", "like").
 pub fn is_term_list(text: &str) -> bool {
-    let pieces: Vec<f64> =
-        text.split([',', '、', '，', ';', '；', '\n', '/', '|']).map(units).filter(|u| *u > 0.0).collect();
+    if EXPLAINING.iter().any(|m| text.contains(m)) {
+        return false;
+    }
+    let spaced = text.replace(" / ", ",").replace(" | ", ",");
+    let pieces: Vec<f64> = spaced.split([',', '、', '，', ';', '；', '\n']).map(units).filter(|u| *u > 0.0).collect();
     let short_pieces = pieces.len() >= 5 && pieces.iter().sum::<f64>() / pieces.len() as f64 <= TERM_PIECE_UNITS;
-    short_pieces || prose_share(text) < LIST_PROSE_SHARE
+    short_pieces || (prose_share(text) < LIST_PROSE_SHARE && longest_cjk_run(text) < CJK_PROSE_RUN)
 }
+
+/// Chinese technical prose is sparse in function characters ("攻击者在输入或外部内容中夹带指令",
+/// one in sixteen); what a list of Chinese terms lacks is a long unbroken run of characters.
+const CJK_PROSE_RUN: usize = 12;
+
+fn longest_cjk_run(text: &str) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if crate::lang::is_cjk(c) { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// Marks of a term explained in note form: a definition after a colon, an equation, an arrow, a
+/// parenthesis or a dash. A keyword list has none ("role=tool" is a term, " = " explains one).
+const EXPLAINING: &[&str] = &["：", ": ", " = ", "→", "->", "=>", "(", "（", " - ", " — "];
 
 /// Mean length (units) of the comma-separated pieces of a term list.
 const TERM_PIECE_UNITS: f64 = 6.0;
@@ -428,5 +454,18 @@ mod tests {
         let _ = normalize_numbers(&"九千九百万".repeat(20));
         assert!(is_term_list("json schema, tool_calls, arguments, tool_call_id, role=tool, parser"));
         assert!(!is_term_list("We validate every call against the JSON schema before executing anything."));
+        // Terse notes that explain their terms are not bare lists.
+        assert!(!is_term_list("原子、一致、隔离、持久：全做或全不做、不破坏约束、并发像串行、提交后不丢。"));
+        assert!(!is_term_list("Reduced vs complex instruction set. RISC = load/store, fixed encoding, many registers"));
+        assert!(!is_term_list(
+            "If you DELETE /users/5 twice the user is still deleted. GET, PUT, DELETE are, POST isn't"
+        ));
+        assert!(!is_term_list(
+            "Device writes straight into memory w/o CPU involvement; saves CPU cycles like disk reads."
+        ));
+        assert!(is_term_list("离线、ingestion、解析、切块、chunking、metadata、倒排、分块"));
+        assert!(!is_term_list("攻击者在输入或外部内容中夹带指令，诱导模型偏离开发者设定的行为或泄露信息。"));
+        assert!(is_term_list("离线 解析 切块 向量化 元数据 倒排索引 重排 混合检索"));
+        assert!(is_term_list("chunking / embedding / rerank / BM25 / RRF"));
     }
 }

@@ -78,6 +78,16 @@ impl Texts {
         )
     }
 
+    /// A technical answer with no reference: completeness is what it says beyond the question.
+    pub fn no_reference_said(&self, own_terms: usize) -> String {
+        self.t(
+            format!("知识库中没有这个问题的参考答案，按回答本身的内容评估：问题之外的术语 {own_terms} 个"),
+            format!(
+                "no reference answer in the knowledge base for this question; judged on what it says: {own_terms} terms beyond the question's"
+            ),
+        )
+    }
+
     pub fn accuracy(&self, closer_to_expert: bool, mistakes: usize) -> String {
         self.t(
             format!("内容更接近{}答案；{mistakes} 处常见误区", if closer_to_expert { "专家" } else { "新手" }),

@@ -72,7 +72,7 @@ impl Tool for AnalyzeContent {
             match result {
                 Ok(a) => {
                     if let Some(s) = &a.scores {
-                        crate::scoring::blend::apply(&mut out.content, s, entry.is_some(), lang);
+                        crate::scoring::blend::apply(&mut out.content, s, lang);
                     }
                     if a.dropped_quotes > 0 {
                         tracing::info!("{} quote(s) the model gave are not in the answer: dropped", a.dropped_quotes);
