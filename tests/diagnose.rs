@@ -263,3 +263,39 @@ fn lang_flag_overrides_the_report_language() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Improvement plan") && text.contains("Completeness"), "{text}");
 }
+
+/// A whole interview outside our base: every answer is scored with no reference, the bars each
+/// question shows add up to its overall (0.6 completeness + 0.3 depth + 0.1 practicality when not
+/// capped), and the summary does not praise covering key points that never existed.
+#[test]
+fn an_interview_outside_the_base_shows_bars_that_add_up() {
+    let ivd = Ivd::with_models();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("outside.txt");
+    std::fs::write(
+        &path,
+        "Interviewer: Why do caches work? Name the two types of locality they exploit.\n\
+         Candidate: Memory accesses aren't random. If you touch x now you'll probably touch x again (temporal), and \
+         you'll probably touch x+4 next (spatial), which is why caches load whole blocks. The cache only has to hold \
+         the working set, not all of memory.\n\
+         Interviewer: What is the difference between black-box and white-box testing?\n\
+         Candidate: Black-box: you treat the program as a box you can't see into and test against the spec, e.g. \
+         equivalence classes and boundary values. White-box: you know the implementation and design tests from code \
+         paths and conditions, e.g. statement and branch coverage.\n",
+    )
+    .unwrap();
+    let out = ivd.run(&["diagnose", path.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for q in v["questions"].as_array().unwrap() {
+        let c = &q["content"];
+        let dim = |k: &str| c[k]["score"].as_f64().unwrap();
+        let sum = 0.6 * dim("completeness") + 0.3 * dim("depth") + 0.1 * dim("practicality");
+        let overall = c["overall"].as_f64().unwrap();
+        println!("{}: overall {overall}, bars {sum:.1}", q["question"]);
+        assert!(q["references"].as_array().unwrap().is_empty(), "{q}");
+        assert!(overall >= 40.0 && (sum - overall).abs() <= 1.0, "bars {sum:.1} vs overall {overall}: {c}");
+    }
+    let strengths = v["summary"]["top_strengths"].to_string();
+    assert!(!strengths.contains("key points"), "{strengths}");
+}

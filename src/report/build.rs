@@ -88,8 +88,15 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
         });
     }
     let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(|q| f(q)));
+    // With no reference, completeness is what an answer says beyond the question: there were no
+    // key points to cover.
+    let unreferenced = questions.iter().filter(|q| q.references.is_empty()).count() * 2 > questions.len();
+    let complete = match unreferenced {
+        true => ("回答充实，讲出了问题之外的内容", "substantive answers that go beyond the question"),
+        false => ("要点覆盖完整", "complete answers that cover the key points"),
+    };
     let facets: [(&str, &str, u32); 4] = [
-        ("要点覆盖完整", "complete answers that cover the key points", avg(|q| q.content.completeness.score)),
+        (complete.0, complete.1, avg(|q| q.content.completeness.score)),
         ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
         ("表述准确", "accurate, without known misconceptions", avg(|q| q.content.accuracy.score)),
         ("有实践经验和数据", "practical: first-hand experience and numbers", avg(|q| q.content.practicality.score)),
