@@ -204,3 +204,28 @@ fn a_sound_answer_to_an_outside_question_worded_like_ours_is_not_called_off_topi
     println!("prompt caching answer: {} {:?}", o.overall, o.relevance);
     assert!(o.overall + 10 <= c.overall, "{} vs {}", o.overall, c.overall);
 }
+
+/// An answer to a question the base lacks that restates the question says nothing to judge: it is
+/// not raised to the floor of on-topic answers (25) and the report says why. A sound answer in as
+/// few words stays well above it.
+#[test]
+fn a_restatement_of_a_question_the_base_lacks_is_not_raised_to_weak() {
+    let s = engine();
+    let q = "How does write-ahead logging let a database recover after a crash?";
+    let restated = "Write-ahead logging lets the database recover after a crash, because the database uses the \
+                    write-ahead log to recover after the crash happens.";
+    let sound = "Every change is appended to a sequential log and flushed before the data page is written; after a \
+                 crash the system replays committed records and undoes unfinished ones.";
+    let score = |a: &str| scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    let ((_, restated_ref, restated), (_, _, sound)) = (score(restated), score(sound));
+    println!("restated {} sound {}", restated.overall, sound.overall);
+    assert!(restated_ref.is_none() && restated.relevant, "{restated_ref:?} {}", restated.relevant);
+    assert!(restated.overall < 25, "{}", restated.overall);
+    assert!(restated.accuracy.detail.contains("little beyond the question"), "{}", restated.accuracy.detail);
+    assert!(
+        sound.overall >= 40 && sound.overall >= restated.overall + 25,
+        "sound {} restated {}",
+        sound.overall,
+        restated.overall
+    );
+}

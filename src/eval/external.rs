@@ -213,6 +213,11 @@ fn score_all(
                                 "unref": crate::scoring::unreferenced::Signals::read(q, a, &unreferenced),
                                 "p_ref": crate::scoring::relevance::probability(&ev, chosen.is_some()),
                                 "p_noref": crate::scoring::relevance::probability(&unreferenced, false),
+                                "noref_relevance": {
+                                    "asked_z": unreferenced.asked_standing.map(|s| s.z),
+                                    "question_terms": unreferenced.question_terms,
+                                    "neighbour_z": unreferenced.neighbour_z,
+                                },
                             });
                             Ok((c.overall, chosen.map(|i| kb.kb.entries[i].id.clone()), features))
                         })

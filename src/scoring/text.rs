@@ -135,6 +135,10 @@ impl Texts {
         self.t("回答放弃了问题".into(), "the answer gives up on the question".into())
     }
 
+    pub fn says_nothing_new(&self) -> String {
+        self.t("回答几乎没有说出问题之外的内容".into(), "the answer says little beyond the question's own words".into())
+    }
+
     pub fn one_liner(&self) -> String {
         self.t("回答只有一句话".into(), "the answer is a one-liner".into())
     }
