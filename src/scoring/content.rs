@@ -187,19 +187,9 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         overall = overall.min((CAP_IRRELEVANT * (0.4 + 0.6 * p / cut)).round() as u32);
         notes.push(tx.not_answered());
     }
-    if non_answer {
-        overall = overall.min(CAP_NON_ANSWER);
-        notes.push(tx.gives_up());
-    } else if u < FRAGMENT_UNITS && imported.is_none() {
-        // A bank's short reference is answered in a few words ("push and pop"): its model judges.
-        overall = overall.min(CAP_NON_ANSWER + 5);
-        notes.push(tx.one_liner());
-    } else if u < ONE_LINER_UNITS && imported.is_none() {
-        overall = overall.min(CAP_ONE_LINER);
-        notes.push(tx.one_liner());
-    } else if list_like && imported.is_none() {
-        overall = overall.min(CAP_KEYWORD_LIST);
-        notes.push(tx.keyword_list());
+    if let Some((cap, note)) = form_cap(non_answer, u, list_like, imported.is_some(), tx) {
+        overall = overall.min(cap);
+        notes.push(note);
     }
     // An imported bank's model puts an answer that restates the question below 25 itself; so
     // does the no-reference model, whose grade is what the answer says beyond the question.
@@ -437,6 +427,25 @@ fn misconceptions(answer: &str, e: &Entry, lang: Lang) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The cap for what the answer is by its form, with the note that says why: a non-answer, a
+/// fragment, a one-liner, a bare list of terms. A bank's short reference is answered in a few
+/// words ("push and pop"): its own model judges those.
+fn form_cap(non_answer: bool, u: f64, list_like: bool, imported: bool, tx: Texts) -> Option<(u32, String)> {
+    if non_answer {
+        Some((CAP_NON_ANSWER, tx.gives_up()))
+    } else if imported {
+        None
+    } else if u < FRAGMENT_UNITS {
+        Some((CAP_NON_ANSWER + 5, tx.one_liner()))
+    } else if u < ONE_LINER_UNITS {
+        Some((CAP_ONE_LINER, tx.one_liner()))
+    } else if list_like {
+        Some((CAP_KEYWORD_LIST, tx.keyword_list()))
+    } else {
+        None
+    }
 }
 
 fn improvement(out: &ContentScore, sig: &Signals, tx: Texts, relevant: bool, too_short: bool, asked: &str) -> String {
