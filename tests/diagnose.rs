@@ -298,4 +298,6 @@ fn an_interview_outside_the_base_shows_bars_that_add_up() {
     }
     let strengths = v["summary"]["top_strengths"].to_string();
     assert!(!strengths.contains("key points"), "{strengths}");
+    // Accuracy is not assessed without a reference: it is no strength either.
+    assert!(!strengths.contains("accurate"), "{strengths}");
 }

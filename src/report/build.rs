@@ -95,13 +95,18 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
         true => ("回答充实，讲出了问题之外的内容", "substantive answers that go beyond the question"),
         false => ("要点覆盖完整", "complete answers that cover the key points"),
     };
-    let facets: [(&str, &str, u32); 4] = [
+    let mut sorted: Vec<(&str, &str, u32)> = vec![
         (complete.0, complete.1, avg(|q| q.content.completeness.score)),
         ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
-        ("表述准确", "accurate, without known misconceptions", avg(|q| q.content.accuracy.score)),
         ("有实践经验和数据", "practical: first-hand experience and numbers", avg(|q| q.content.practicality.score)),
     ];
-    let mut sorted = facets;
+    // Accuracy is judged against a reference only: with none it is "not assessed", not a strength.
+    let referenced: Vec<u32> =
+        questions.iter().filter(|q| !q.references.is_empty()).map(|q| q.content.accuracy.score).collect();
+    if !referenced.is_empty() {
+        let accuracy = mean(referenced.into_iter());
+        sorted.push(("表述准确", "accurate, without known misconceptions", accuracy));
+    }
     sorted.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(b.1)));
     if let Some((z, e, s)) = sorted.first().filter(|f| f.2 >= STRONG - 10) {
         strengths.push(if zh { format!("{z}（平均 {s} 分）") } else { format!("{e} (average {s})") });
