@@ -87,26 +87,7 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
             format!("{}: {} (score {})", dim_name(d), list(idx), s)
         });
     }
-    let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(|q| f(q)));
-    // With no reference, completeness is what an answer says beyond the question: there were no
-    // key points to cover.
-    let unreferenced = questions.iter().filter(|q| q.references.is_empty()).count() * 2 > questions.len();
-    let complete = match unreferenced {
-        true => ("回答充实，讲出了问题之外的内容", "substantive answers that go beyond the question"),
-        false => ("要点覆盖完整", "complete answers that cover the key points"),
-    };
-    let mut sorted: Vec<(&str, &str, u32)> = vec![
-        (complete.0, complete.1, avg(|q| q.content.completeness.score)),
-        ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
-        ("有实践经验和数据", "practical: first-hand experience and numbers", avg(|q| q.content.practicality.score)),
-    ];
-    // Accuracy is judged against a reference only: with none it is "not assessed", not a strength.
-    let referenced: Vec<u32> =
-        questions.iter().filter(|q| !q.references.is_empty()).map(|q| q.content.accuracy.score).collect();
-    if !referenced.is_empty() {
-        let accuracy = mean(referenced.into_iter());
-        sorted.push(("表述准确", "accurate, without known misconceptions", accuracy));
-    }
+    let mut sorted = facets(&questions);
     sorted.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(b.1)));
     if let Some((z, e, s)) = sorted.first().filter(|f| f.2 >= STRONG - 10) {
         strengths.push(if zh { format!("{z}（平均 {s} 分）") } else { format!("{e} (average {s})") });
@@ -144,6 +125,32 @@ pub fn summary(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool, speec
         top_strengths: strengths,
         top_weaknesses: weaknesses,
     }
+}
+
+/// The answers' facets (Chinese label, English label, average) for the summary's strongest and
+/// weakest.
+fn facets(questions: &[&QuestionReport]) -> Vec<(&'static str, &'static str, u32)> {
+    let avg = |f: fn(&QuestionReport) -> u32| mean(questions.iter().map(|q| f(q)));
+    // With no reference, completeness is what an answer says beyond the question: there were no
+    // key points to cover.
+    let unreferenced = questions.iter().filter(|q| q.references.is_empty()).count() * 2 > questions.len();
+    let complete = match unreferenced {
+        true => ("回答充实，讲出了问题之外的内容", "substantive answers that go beyond the question"),
+        false => ("要点覆盖完整", "complete answers that cover the key points"),
+    };
+    let mut facets: Vec<(&'static str, &'static str, u32)> = vec![
+        (complete.0, complete.1, avg(|q| q.content.completeness.score)),
+        ("理解有深度", "depth: mechanisms and reasoning", avg(|q| q.content.depth.score)),
+        ("有实践经验和数据", "practical: first-hand experience and numbers", avg(|q| q.content.practicality.score)),
+    ];
+    // Accuracy is judged against a reference only: with none it is "not assessed", not a strength.
+    let referenced: Vec<u32> =
+        questions.iter().filter(|q| !q.references.is_empty()).map(|q| q.content.accuracy.score).collect();
+    if !referenced.is_empty() {
+        let accuracy = mean(referenced.into_iter());
+        facets.push(("表述准确", "accurate, without known misconceptions", accuracy));
+    }
+    facets
 }
 
 /// Immediate: fix the weakest answers (missing points, misconceptions). Short term: study the weak
