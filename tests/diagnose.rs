@@ -301,3 +301,33 @@ fn an_interview_outside_the_base_shows_bars_that_add_up() {
     // Accuracy is not assessed without a reference: it is no strength either.
     assert!(!strengths.contains("accurate"), "{strengths}");
 }
+
+/// "What would you do?" asks nothing on its own: the scenario set up before it is the question.
+/// The turn and its sound answer are from an interview written outside the project, where the
+/// question cut to its asking sentence matched nothing and the answer was called off-topic (11).
+#[test]
+fn a_question_that_leans_on_its_set_up_is_judged_with_it() {
+    let ivd = Ivd::with_models();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scenario.txt");
+    std::fs::write(
+        &path,
+        "Interviewer: Nice. Related question: say your p95 latency is nine seconds and product wants it \
+         under three. What would you do?\nCandidate: First I'd look at the trace breakdown to see where \
+         the time actually goes, because usually it's the LLM calls, not retrieval. Then stream the \
+         output, so perceived latency becomes time to first token, that alone changes how it feels. Cut \
+         the number of sequential LLM calls, like if there's a query-rewrite call before retrieval, use a \
+         small fast model for it or drop it. Reduce input tokens, fewer chunks, a shorter system prompt, \
+         and use prompt caching for the static prefix. Route easy questions to a smaller model. And \
+         parallelize, run BM25, vector search and independent tool calls concurrently. Honestly, getting \
+         the full answer under three seconds with a big model and long context might not be realistic, so \
+         I'd also clarify with product whether they mean first token or the complete answer.\n",
+    )
+    .unwrap();
+    let out = ivd.run(&["diagnose", path.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["questions"][0]["content"];
+    assert_eq!(c["relevant"], true, "{c}");
+    assert!(c["overall"].as_f64().unwrap() >= 50.0, "{c}");
+}

@@ -217,14 +217,30 @@ pub fn assess_question(
     Ok((hits, chosen, score))
 }
 
+/// An asking part with fewer distinctive terms than this leans on what was said before it ("Say
+/// your p95 latency is nine seconds and product wants three. What would you do?", "线上出了一次
+/// 事故，用户投诉答案错了。你怎么排查？"): the lead-in is then the question, not a segue, and the
+/// whole turn is kept. Seen in an interview written outside the project, where "What would you
+/// do?" alone matched nothing and its sound answer was called off-topic (11/100). Of the
+/// interviewer turns of `data/eval/turns*.jsonl` and `question_kinds.jsonl` that ask after a
+/// lead-in, it keeps two whole: a set-up ("So the agent decides when to stop on its own, right?
+/// How does it know it's done?") and a rhetorical remark; at 3 it kept "Okay, cool." before "How
+/// did you evaluate the retriever, then?" and cut "How did you chunk your documents, and why?".
+const SELF_CONTAINED_TERMS: usize = 2;
+
 /// The question from its first asking sentence on: an opening greeting or segue ("你好，今天主要
-/// 聊聊 Agent 相关的工程问题。先说说…") would blur its meaning in the vectors that match it.
+/// 聊聊 Agent 相关的工程问题。先说说…") would blur its meaning in the vectors that match it. An
+/// asking part too thin to stand alone ([`SELF_CONTAINED_TERMS`]) is not cut from its lead-in.
 pub fn asking_part(question: &str) -> &str {
     let sentences = crate::lang::sentences(question);
     match sentences.iter().position(|s| crate::transcript::asking::sentence_asks(s)) {
         Some(i) if i > 0 => {
             let at = sentences[i].as_ptr() as usize - question.as_ptr() as usize;
-            question.get(at..).map(str::trim).filter(|q| !q.is_empty()).unwrap_or(question)
+            question
+                .get(at..)
+                .map(str::trim)
+                .filter(|q| crate::kb::terms::term_set(q).len() >= SELF_CONTAINED_TERMS)
+                .unwrap_or(question)
         }
         _ => question,
     }
@@ -241,4 +257,28 @@ pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> 
 /// The entry asked about when the base holds the question (see [`matching`]).
 pub fn same_question(hits: &[SearchHit]) -> Option<&SearchHit> {
     matching::same_question(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asking_part;
+
+    #[test]
+    fn a_segue_is_cut_but_a_set_up_the_question_leans_on_is_kept() {
+        assert_eq!(asking_part("好，那我们聊聊记忆。长期记忆你们是怎么写入的？"), "长期记忆你们是怎么写入的？");
+        assert_eq!(
+            asking_part(
+                "Okay, nice. Let's start with that RAG system then. How did you chunk your documents, and why?"
+            ),
+            "How did you chunk your documents, and why?"
+        );
+        // "What would you do?" alone asks nothing a base can match: the scenario is the question.
+        let scenario =
+            "Related question: say your p95 latency is nine seconds and product wants three. What would you do?";
+        assert_eq!(asking_part(scenario), scenario);
+        assert_eq!(
+            asking_part("线上出了一次事故，用户投诉答案错了。你怎么排查？"),
+            "线上出了一次事故，用户投诉答案错了。你怎么排查？"
+        );
+    }
 }
