@@ -168,6 +168,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("other kinds of question recognised", pct(&v.kinds_recognised)),
             ("interviewer turns told asking or not", pct(&v.turns_right)),
             ("remarks taken for questions", pct(&v.statements_taken_for_questions)),
+            ("follow-ups attached to the answer they dig into", pct(&v.follow_ups_attached)),
+            ("new questions taken for follow-ups", pct(&v.new_questions_attached)),
         ];
         let _ = writeln!(s, "  {}:", v.part);
         for (name, value) in lines {

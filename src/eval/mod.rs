@@ -2,6 +2,7 @@
 //! expert answer scored against itself. Sits above `kb` and `scoring`; only the CLI imports it.
 
 pub mod external;
+mod follow_ups;
 pub mod graded;
 pub mod interviews;
 pub mod retrieval;

@@ -103,7 +103,7 @@ pub struct Rate {
 }
 
 impl Rate {
-    fn add(&mut self, hit: bool) {
+    pub(super) fn add(&mut self, hit: bool) {
         self.n += 1;
         self.hits += usize::from(hit);
     }
@@ -169,6 +169,9 @@ pub struct VerdictRow {
     pub turns_right: Rate,
     /// Turns that ask nothing taken for questions.
     pub statements_taken_for_questions: Rate,
+    /// Follow-ups attached to the pair they dig into, and new questions attached to one.
+    pub follow_ups_attached: Rate,
+    pub new_questions_attached: Rate,
 }
 
 /// One scored item, for `ivd eval --dump` (what constants are fitted on).
@@ -190,7 +193,7 @@ pub struct VerdictItem {
     pub unreferenced: Option<serde_json::Value>,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Result<Vec<T>, KbError> {
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Result<Vec<T>, KbError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -279,6 +282,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
         r.wrong_question_median = median(w);
     }
     kinds_and_turns(&mut rows, &row)?;
+    super::follow_ups::follow_ups(&mut rows, &row)?;
     Ok((rows.to_vec(), j.items))
 }
 

@@ -15,7 +15,7 @@
 //! The weights and mapping are the ones the rubric made the overall with (`scale`).
 
 use super::content::ContentScore;
-use super::text::band;
+use super::text::{band, BANDS};
 use crate::lang::Lang;
 
 /// The numbers a model may add: its four scores, in the rubric's order. Defined here, where the
@@ -58,7 +58,11 @@ pub fn apply(c: &mut ContentScore, m: &ModelScores, lang: Lang) {
     c.overall = overall as u32;
     c.raw = raw;
     c.uncapped = (c.uncapped + delta as f64).clamp(0.0, 100.0);
-    c.band = band(c.overall, lang).to_string();
+    // Under 25 before and after, the rubric's band names why (off-topic, no answer, too thin).
+    let lowest = BANDS[BANDS.len() - 2].0;
+    if c.overall >= lowest || rubric >= i64::from(lowest) {
+        c.band = band(c.overall, lang).to_string();
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use super::depth::{depth, Substance};
 use super::scale::Scale;
 use super::signals::*;
 use super::star;
-use super::text::{band, Texts};
+use super::text::{answer_band, Lowest, Texts};
 use crate::kb::evidence::Evidence;
 use crate::kb::terms::term_set;
 use crate::kb::Entry;
@@ -210,14 +210,26 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         out.accuracy.detail = format!("{}{}{}", notes.join(tx.sep()), tx.sep(), out.accuracy.detail);
     }
     let too_short = non_answer || u < ONE_LINER_UNITS || says_nothing;
-    out.improvement = improvement(&out, &signals, tx, relevant, too_short, inp.question);
+    out.improvement = improvement(&out, &signals, tx, relevant, (too_short, non_answer), inp.question);
     out.overall = overall;
     out.raw = raw;
     out.uncapped = uncapped;
-    out.band = band(overall, inp.lang).to_string();
+    out.band =
+        answer_band(overall, lowest(relevant, non_answer, u < ONE_LINER_UNITS || says_nothing), inp.lang).to_string();
     out.relevant = relevant;
     out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
     out
+}
+
+/// Why an answer under 25 is there, when it is said: off-topic, a give-up, or too thin to judge.
+fn lowest(relevant: bool, non_answer: bool, too_thin: bool) -> Option<Lowest> {
+    if !relevant {
+        Some(Lowest::OffTopic)
+    } else if non_answer {
+        Some(Lowest::NoAnswer)
+    } else {
+        too_thin.then_some(Lowest::TooThin)
+    }
 }
 
 /// Countable signals of an answer.
@@ -448,13 +460,20 @@ fn form_cap(non_answer: bool, u: f64, list_like: bool, imported: bool, tx: Texts
     }
 }
 
-fn improvement(out: &ContentScore, sig: &Signals, tx: Texts, relevant: bool, too_short: bool, asked: &str) -> String {
+fn improvement(
+    out: &ContentScore,
+    sig: &Signals,
+    tx: Texts,
+    relevant: bool,
+    (too_short, gave_up): (bool, bool),
+    asked: &str,
+) -> String {
     let first_missing = out.key_missing.first().map(String::as_str);
     if !relevant {
         return tx.answer_the_question(asked);
     }
     if too_short {
-        return tx.expand(first_missing);
+        return tx.expand(gave_up, first_missing);
     }
     let mut parts = Vec::new();
     if let Some(kp) = first_missing {

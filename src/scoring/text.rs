@@ -4,7 +4,8 @@
 use crate::lang::Lang;
 
 /// The calibrated scale (README, every report): 85-100 expert level, 70-84 solid, 50-69 partial,
-/// 25-49 weak, 0-24 off-topic or no answer.
+/// 25-49 weak, 0-24 off-topic or no answer (for one answer: off-topic, no answer or too thin,
+/// [`answer_band`]).
 pub const BANDS: &[(u32, &str, &str)] = &[
     (85, "专家水平", "expert level"),
     (70, "扎实", "solid"),
@@ -19,6 +20,31 @@ pub fn band(score: u32, lang: Lang) -> &'static str {
         b.1
     } else {
         b.2
+    }
+}
+
+/// Why an answer sits under 25, when the analyzer knows: the band then says which, rather than
+/// "off-topic or no answer" for an on-topic answer of one sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lowest {
+    OffTopic,
+    NoAnswer,
+    TooThin,
+}
+
+/// The band of one answer: [`band`], with the lowest one named by its reason.
+pub fn answer_band(score: u32, why: Option<Lowest>, lang: Lang) -> &'static str {
+    let named = match why {
+        _ if score >= BANDS[BANDS.len() - 2].0 => None,
+        Some(Lowest::OffTopic) => Some(("离题", "off-topic")),
+        Some(Lowest::NoAnswer) => Some(("未作答", "no answer")),
+        Some(Lowest::TooThin) => Some(("过于单薄", "too thin")),
+        None => None,
+    };
+    match named {
+        Some((zh, _)) if lang == Lang::Zh => zh,
+        Some((_, en)) => en,
+        None => band(score, lang),
     }
 }
 
@@ -165,16 +191,23 @@ impl Texts {
         }
     }
 
-    pub fn expand(&self, first_missing: Option<&str>) -> String {
+    /// The advice for an answer too short to judge: one that gave up is told to say what it does
+    /// know; a one-liner, to expand. Both start from the first missing point when there is one.
+    pub fn expand(&self, gave_up: bool, first_missing: Option<&str>) -> String {
+        let (zh, en) = if gave_up {
+            (
+                "即使不确定，也先说出你知道的部分和你会如何排查",
+                "Even when unsure, say what you do know and how you would find out",
+            )
+        } else {
+            (
+                "展开回答：讲清机制、给出一个亲身经历的例子和数据",
+                "Expand the answer: explain the mechanism, give one first-hand example and a number",
+            )
+        };
         match first_missing {
-            Some(kp) => self.t(
-                format!("即使不确定，也先说出你知道的部分和你会如何排查，例如从「{kp}」讲起。"),
-                format!("Even when unsure, say what you do know and how you would find out; start from: {kp}."),
-            ),
-            None => self.t(
-                "展开回答：讲清机制、给出一个亲身经历的例子和数据。".into(),
-                "Expand the answer: explain the mechanism, give one first-hand example and a number.".into(),
-            ),
+            Some(kp) => self.t(format!("{zh}，例如从「{kp}」讲起。"), format!("{en}; start from: {kp}.")),
+            None => self.t(format!("{zh}。"), format!("{en}.")),
         }
     }
 

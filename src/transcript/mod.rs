@@ -17,6 +17,7 @@ pub mod time;
 mod behaviour;
 mod cues;
 mod docx;
+pub mod follow_up;
 mod labeled;
 mod markdown;
 mod markers;

@@ -5,18 +5,16 @@
 //! questions, and a leading acknowledgement sentence is cut from the question it precedes. A
 //! question that digs into the previous answer is marked as its follow-up.
 
-use std::collections::HashSet;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::asking::asks;
 use super::behaviour::closing_turn;
+use super::follow_up::is_follow_up;
 use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_small_talk};
 use super::roles::Role;
-use super::text::{join_turn, normalize};
+use super::text::join_turn;
 use super::Transcript;
-use crate::lang::is_cjk;
 use crate::lang::sentences;
 
 /// One question and its answer.
@@ -33,81 +31,6 @@ pub struct QaPair {
     /// Index of the pair this question follows up on, if it digs into that answer.
     pub follow_up_of: Option<usize>,
 }
-
-/// Openers of a question that digs into the previous answer.
-const FOLLOW_UP_ZH: &[&str] = &[
-    "你刚才提到",
-    "你刚才说",
-    "刚才你说",
-    "刚才你提到",
-    "你提到",
-    "你说的",
-    "你说到",
-    "那如果",
-    "具体来说",
-    "具体讲",
-    "具体说",
-    "追问一下",
-    "追问",
-    "展开说说",
-    "展开讲讲",
-    "详细说说",
-    "再深入",
-    "那为什么",
-    "为什么这么",
-    "举个例子",
-    "那这个",
-    "那在这种",
-];
-const FOLLOW_UP_EN: &[&str] = &[
-    "you mentioned",
-    "following up",
-    "follow up",
-    "follow-up",
-    "what if",
-    "can you go deeper",
-    "go deeper",
-    "how exactly",
-    "going back to what you said",
-    "you said",
-    "can you elaborate",
-    "could you elaborate",
-    "elaborate on",
-    "why did you",
-    "can you give an example",
-    "could you give an example",
-    "dig into",
-    "and if",
-];
-/// Openers that announce a new topic and so rule out a follow-up.
-const NEW_TOPIC: &[&str] = &[
-    "换个话题",
-    "接下来",
-    "下一个问题",
-    "下个问题",
-    "另一个问题",
-    "另外一个问题",
-    "我们聊聊",
-    "我们来聊",
-    "我们再聊",
-    "我们换",
-    "let's move on",
-    "moving on",
-    "move on",
-    "next question",
-    "switching gears",
-    "switch gears",
-    "another topic",
-    "different topic",
-    "let's talk about",
-    "let's switch",
-    "new topic",
-];
-/// Share of a question's content words found in the previous pair that makes it a follow-up even
-/// without an opener: high, because every question of an agent interview shares some vocabulary.
-const OVERLAP_FOLLOW_UP: f64 = 0.6;
-/// Fewer content words than this are too few to judge overlap.
-const OVERLAP_MIN_TOKENS: usize = 4;
 
 struct Acc {
     text: String,
@@ -191,7 +114,7 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
             }
         }
     }
-    let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, prev)).map(|p| p.index);
+    let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, &prev.question, &prev.answer)).map(|p| p.index);
     let end = match &answer {
         Some(a) => a.end,
         None => q.end,
@@ -240,25 +163,6 @@ pub fn strip_leading_acks(text: &str) -> &str {
     ""
 }
 
-fn is_follow_up(question: &str, prev: &QaPair) -> bool {
-    let lower = question.trim().to_lowercase();
-    let head: String = lower.chars().take(40).collect();
-    if NEW_TOPIC.iter().any(|m| head.contains(m)) {
-        return false;
-    }
-    if FOLLOW_UP_ZH.iter().any(|m| head.starts_with(m)) || FOLLOW_UP_EN.iter().any(|m| head.starts_with(m)) {
-        return true;
-    }
-    let q = content_tokens(question);
-    if q.len() < OVERLAP_MIN_TOKENS {
-        return false;
-    }
-    let mut context = content_tokens(&prev.question);
-    context.extend(content_tokens(&prev.answer));
-    let shared = q.iter().filter(|t| context.contains(*t)).count();
-    shared as f64 / q.len() as f64 >= OVERLAP_FOLLOW_UP
-}
-
 /// Share of the pairs, from the start, that may be small talk.
 const OPENING_SHARE: f64 = 0.25;
 /// A reply this long is an answer, not small talk.
@@ -275,8 +179,9 @@ fn drop_opening_small_talk(mut pairs: Vec<QaPair>) -> Vec<QaPair> {
     let early = pairs.len().min(cap + 1);
     let start = match (0..early).find(|&i| opens_interview(&pairs[i].question)) {
         Some(m) if pairs[..m].iter().all(|p| short_reply(p) && chit_chat(&p.question)) => m,
-        Some(_) => 0,
-        None => pairs.iter().take(cap).take_while(|p| is_small_talk(&p.question) && short_reply(p)).count(),
+        // An introduction answered at length before "Let's start with…" stays, but a line check
+        // before it is still small talk ("Can you hear me okay?" / "Yes, fine.").
+        _ => pairs.iter().take(cap).take_while(|p| is_small_talk(&p.question) && short_reply(p)).count(),
     };
     if start == 0 {
         return pairs;
@@ -340,30 +245,6 @@ fn opens_interview(question: &str) -> bool {
     MARKERS.iter().any(|m| lower.contains(m))
 }
 
-const STOP_EN: &[&str] = &[
-    "the", "and", "for", "you", "your", "that", "this", "with", "what", "how", "why", "when", "which", "would",
-    "could", "can", "about", "have", "are", "was", "were", "does", "did", "from", "into", "they", "them", "their",
-    "there", "then", "than", "its", "it's", "tell", "like", "just", "also", "some", "more",
-];
-
-/// English words of three letters or more (minus stop words) and Chinese character bigrams.
-pub fn content_tokens(text: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for w in normalize(text).split(' ') {
-        if w.is_ascii() {
-            if w.len() >= 3 && !STOP_EN.contains(&w) {
-                out.insert(w.to_string());
-            }
-        } else {
-            let chars: Vec<char> = w.chars().filter(|c| is_cjk(*c)).collect();
-            for pair in chars.windows(2) {
-                out.insert(pair.iter().collect());
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,5 +289,49 @@ mod tests {
         assert_eq!(p[2].follow_up_of, None);
         assert!(!is_farewell("感谢分享。下面聊一下系统设计。"));
         assert!(is_farewell("Elena, thank you so much for coming on."));
+    }
+
+    #[test]
+    fn a_line_check_goes_even_when_the_introduction_is_answered_at_length() {
+        let long = "I spent four years on backend services in Python and Go at a logistics company and the \
+                    last two on its applied AI team, where I built a support assistant over forty thousand \
+                    documents and later an agent that looks up shipments and opens tickets through tools.";
+        let mut turns = vec![
+            turn("I", "Hi, thanks for joining us today. Can you hear me okay?"),
+            turn("C", "Yes, I can hear you fine."),
+            turn("I", "Great. Could you tell me a little about yourself?"),
+            turn("C", long),
+            turn("I", "Okay. Let's start with that assistant. How did you chunk the documents?"),
+            turn("C", "By headings first, then about 512 tokens with some overlap."),
+            turn("I", "How did you evaluate retrieval?"),
+            turn("C", "Recall at five on two hundred labelled questions."),
+            turn("I", "What did the reranker add?"),
+            turn("C", "About ten points of precision for 150 milliseconds."),
+            turn("I", "How do you monitor it in production?"),
+            turn("C", "Traces per request and a weekly sample of failures."),
+            turn("I", "What would you change today?"),
+            turn("C", "Evaluate earlier, before tuning chunk sizes."),
+        ];
+        // Twelve pairs: "Let's start" then comes within the opening quarter.
+        for topic in ["memory", "tool calling", "cost", "security", "latency"] {
+            turns.push(turn("I", &format!("How do you approach {topic} in an agent?")));
+            turns.push(turn("C", "It depends on the task; we measure first and change one thing at a time."));
+        }
+        let t = Transcript {
+            format: Format::Labeled,
+            language: Mix::En,
+            turns,
+            layout: None,
+            metadata: Default::default(),
+        };
+        let roles: Vec<Role> = t
+            .turns
+            .iter()
+            .map(|x| if x.speaker.as_deref() == Some("I") { Role::Interviewer } else { Role::Candidate })
+            .collect();
+        let p = split(&t, &roles);
+        assert_eq!(p.len(), 11, "{p:?}");
+        assert!(p[0].question.contains("about yourself"), "{p:?}");
+        assert_eq!(p[0].index, 1);
     }
 }
