@@ -254,12 +254,21 @@ mod tests {
         Turn { speaker: Some(s.into()), text: text.into(), start_s: None, end_s: None }
     }
 
+    /// Pairs of a labelled transcript whose speaker "I" interviews and "C" answers.
+    fn split_labeled(language: Mix, turns: Vec<Turn>) -> Vec<QaPair> {
+        let roles: Vec<Role> = turns
+            .iter()
+            .map(|x| if x.speaker.as_deref() == Some("I") { Role::Interviewer } else { Role::Candidate })
+            .collect();
+        let t = Transcript { format: Format::Labeled, language, turns, layout: None, metadata: Default::default() };
+        split(&t, &roles)
+    }
+
     #[test]
     fn merges_acks_and_follow_ups() {
-        let t = Transcript {
-            format: Format::Labeled,
-            language: Mix::Zh,
-            turns: vec![
+        let p = split_labeled(
+            Mix::Zh,
+            vec![
                 turn("I", "先介绍一下你自己。"),
                 turn("I", "重点讲讲做过的 Agent 项目？"),
                 turn("C", "我做过客服 Agent。"),
@@ -272,15 +281,7 @@ mod tests {
                 turn("I", "好的。"),
                 turn("I", "谢谢你的时间，今天就到这里。"),
             ],
-            layout: None,
-            metadata: Default::default(),
-        };
-        let roles: Vec<Role> = t
-            .turns
-            .iter()
-            .map(|x| if x.speaker.as_deref() == Some("I") { Role::Interviewer } else { Role::Candidate })
-            .collect();
-        let p = split(&t, &roles);
+        );
         assert_eq!(p.len(), 3);
         assert_eq!(p[0].question, "先介绍一下你自己。\n重点讲讲做过的 Agent 项目？");
         assert_eq!(p[0].answer, "我做过客服 Agent。\n用了 RAG。");
@@ -317,19 +318,7 @@ mod tests {
             turns.push(turn("I", &format!("How do you approach {topic} in an agent?")));
             turns.push(turn("C", "It depends on the task; we measure first and change one thing at a time."));
         }
-        let t = Transcript {
-            format: Format::Labeled,
-            language: Mix::En,
-            turns,
-            layout: None,
-            metadata: Default::default(),
-        };
-        let roles: Vec<Role> = t
-            .turns
-            .iter()
-            .map(|x| if x.speaker.as_deref() == Some("I") { Role::Interviewer } else { Role::Candidate })
-            .collect();
-        let p = split(&t, &roles);
+        let p = split_labeled(Mix::En, turns);
         assert_eq!(p.len(), 11, "{p:?}");
         assert!(p[0].question.contains("about yourself"), "{p:?}");
         assert_eq!(p[0].index, 1);
