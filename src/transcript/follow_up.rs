@@ -191,11 +191,10 @@ fn specifics(text: &str) -> HashSet<String> {
 /// The question from its first asking sentence on, without the fillers that open it.
 fn asking_part(question: &str) -> String {
     let all = sentences(question);
-    let from = all.iter().position(|s| super::asking::sentence_asks(s)).unwrap_or(0);
-    let mut text = all[from.min(all.len().saturating_sub(1))..].concat().trim().to_lowercase();
-    if all.is_empty() {
-        text = question.trim().to_lowercase();
-    }
+    let mut text = match all.iter().position(|s| super::asking::sentence_asks(s)) {
+        Some(i) => all[i..].concat().trim().to_lowercase(),
+        None => question.trim().to_lowercase(),
+    };
     loop {
         let before = text.len();
         for f in FILLERS {
