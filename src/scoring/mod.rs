@@ -232,16 +232,9 @@ const SELF_CONTAINED_TERMS: usize = 2;
 /// 聊聊 Agent 相关的工程问题。先说说…") would blur its meaning in the vectors that match it. An
 /// asking part too thin to stand alone ([`SELF_CONTAINED_TERMS`]) is not cut from its lead-in.
 pub fn asking_part(question: &str) -> &str {
-    let sentences = crate::lang::sentences(question);
-    match sentences.iter().position(|s| crate::transcript::asking::sentence_asks(s)) {
-        Some(i) if i > 0 => {
-            let at = sentences[i].as_ptr() as usize - question.as_ptr() as usize;
-            question
-                .get(at..)
-                .map(str::trim)
-                .filter(|q| crate::kb::terms::term_set(q).len() >= SELF_CONTAINED_TERMS)
-                .unwrap_or(question)
-        }
+    match crate::transcript::asking::from_first_asking(question) {
+        // Cut only when something comes before the asking sentence and what is left stands alone.
+        Some(q) if q.len() < question.trim().len() && crate::kb::terms::term_set(q).len() >= SELF_CONTAINED_TERMS => q,
         _ => question,
     }
 }

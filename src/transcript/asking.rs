@@ -71,6 +71,14 @@ fn opens_with(text: &str, phrases: &[&str]) -> bool {
     })
 }
 
+/// The text from its first asking sentence on (trimmed); None when no sentence asks.
+pub fn from_first_asking(text: &str) -> Option<&str> {
+    let all = crate::lang::sentences(text);
+    let i = all.iter().position(|s| sentence_asks(s))?;
+    let at = all[i].as_ptr() as usize - text.as_ptr() as usize;
+    text.get(at..).map(str::trim)
+}
+
 /// Whether one sentence asks.
 pub fn sentence_asks(s: &str) -> bool {
     let t = s.trim().trim_end_matches(['"', '\'', '”', '’', ')', '）', '」', ' ', '.', '。', '!', '！', '…']);

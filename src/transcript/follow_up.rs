@@ -150,10 +150,16 @@ fn overlaps(question: &str, prev_question: &str, prev_answer: &str) -> bool {
     if q.len() < OVERLAP_MIN_TOKENS {
         return false;
     }
-    let mut context = content_tokens(prev_question);
-    context.extend(content_tokens(prev_answer));
+    let context = context_tokens(prev_question, prev_answer);
     let shared = q.iter().filter(|t| context.contains(*t)).count();
     shared as f64 / q.len() as f64 >= OVERLAP_FOLLOW_UP
+}
+
+/// The content words of the previous pair, question and answer.
+fn context_tokens(prev_question: &str, prev_answer: &str) -> HashSet<String> {
+    let mut context = content_tokens(prev_question);
+    context.extend(content_tokens(prev_answer));
+    context
 }
 
 /// The question names a specific the answer introduced (a number, a product, a term in Latin
@@ -190,11 +196,7 @@ fn specifics(text: &str) -> HashSet<String> {
 
 /// The question from its first asking sentence on, without the fillers that open it.
 fn asking_part(question: &str) -> String {
-    let all = sentences(question);
-    let mut text = match all.iter().position(|s| super::asking::sentence_asks(s)) {
-        Some(i) => all[i..].concat().trim().to_lowercase(),
-        None => question.trim().to_lowercase(),
-    };
+    let mut text = super::asking::from_first_asking(question).unwrap_or(question).trim().to_lowercase();
     loop {
         let before = text.len();
         for f in FILLERS {
@@ -224,10 +226,8 @@ fn short_and_leaning(asked: &str, prev_question: &str, prev_answer: &str) -> boo
     let (cjk, words) = crate::lang::counts(asked);
     if cjk == 0 && words > 0 && words <= SHORT_WORDS {
         let own = content_tokens(asked);
-        let mut context = content_tokens(prev_question);
-        context.extend(content_tokens(prev_answer));
         let stem = |t: &String| t.chars().take(4).collect::<String>();
-        let stems: HashSet<String> = context.iter().map(stem).collect();
+        let stems: HashSet<String> = context_tokens(prev_question, prev_answer).iter().map(stem).collect();
         return own.is_empty() || own.iter().any(|t| stems.contains(&stem(t)));
     }
     words == 0 && cjk > 0 && cjk <= SHORT_CJK && SHORT_OPENERS_ZH.iter().any(|o| asked.starts_with(o))
