@@ -48,6 +48,12 @@ fn the_verdict_sets_test_half_holds() {
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
     assert!(share(&test.turns_right) >= 0.85, "interviewer turns told asking or not");
     assert!(share(&test.statements_taken_for_questions) <= 0.2, "remarks taken for questions");
+    // Behavioral questions in outside wordings (measured 2026-12-06): 16 of 24 recognised (6
+    // before their wordings were widened), stories called off-topic 3 of 24, stories above the
+    // vague, platitude and technical answers to the same question 59 of 72 (58 before).
+    assert!(share(&test.story_question_recognised) >= 0.55, "behavioral questions recognised");
+    assert!(share(&test.story_off_topic) <= 0.25, "stories told to behavioral questions called off-topic");
+    assert!(share(&test.story_over_poorer) >= 0.7, "stories above poorer answers");
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
 }
@@ -178,6 +184,33 @@ fn a_sound_answer_the_base_has_no_reference_for_outscores_filler() {
         let sum = 0.6 * c.completeness.score as f64 + 0.3 * c.depth.score as f64 + 0.1 * c.practicality.score as f64;
         assert!((sum - c.overall as f64).abs() <= 1.0, "bars {sum:.1} vs overall {}: {c:?}", c.overall);
     }
+}
+
+/// A question that asks for a story in a wording of its own ("the worst outage you've been part
+/// of"): the story outscores platitudes and a textbook account of incident handling by far. Before
+/// such wordings were recognised, all three were scored on what they say (90, 65 and 66).
+#[test]
+fn platitudes_and_a_textbook_answer_to_a_story_question_score_well_below_the_story() {
+    let s = engine();
+    let q = "What's the worst outage you've been part of, and what did you do?";
+    let story = "Two years ago our checkout service went down for forty minutes on a Friday evening. I was the on-call \
+                 engineer. I saw the error rate jump right after a deploy, so I rolled the deploy back first, which \
+                 brought most traffic back within ten minutes. Then I found the cause: a database migration had added an \
+                 index that locked the orders table. I wrote the postmortem, and we moved migrations to a separate, \
+                 off-peak pipeline with a lock timeout. We have not had a migration outage since.";
+    let platitudes = "I think in any outage the most important things are staying calm, communicating clearly and \
+                      working as a team. Transparency with stakeholders matters a lot, and afterwards it is important to \
+                      learn from what happened and keep improving our processes so that it does not happen again.";
+    let textbook = "An outage is usually handled with an incident process: detection through monitoring and alerts, \
+                    triage, mitigation such as rollback or failover, then root cause analysis and a blameless \
+                    postmortem. Good practice includes SLOs, error budgets, runbooks and canary deployments to reduce \
+                    the blast radius of changes.";
+    let score = |a: &str| scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap().2.overall;
+    let (story, platitudes, textbook) = (score(story), score(platitudes), score(textbook));
+    println!("story {story} platitudes {platitudes} textbook {textbook}");
+    assert!(story >= 60, "{story}");
+    assert!(platitudes < 50 && textbook < 50, "platitudes {platitudes} textbook {textbook}");
+    assert!(story >= platitudes.max(textbook) + 25, "story {story} platitudes {platitudes} textbook {textbook}");
 }
 
 /// An outside question worded like one of ours ("Why do caches work?" and our prompt-caching

@@ -170,6 +170,11 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("remarks taken for questions", pct(&v.statements_taken_for_questions)),
             ("follow-ups attached to the answer they dig into", pct(&v.follow_ups_attached)),
             ("new questions taken for follow-ups", pct(&v.new_questions_attached)),
+            ("behavioral questions recognised as asking for a story", pct(&v.story_question_recognised)),
+            ("  stories told to them called off-topic", pct(&v.story_off_topic)),
+            ("  25+ above a story told to another question", pct(&v.story_over_other_theme)),
+            ("  above vague, platitude and technical answers", pct(&v.story_over_poorer)),
+            ("  technical answers to them caught as off-topic", pct(&v.story_technical_caught)),
         ];
         let _ = writeln!(s, "  {}:", v.part);
         for (name, value) in lines {

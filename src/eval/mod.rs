@@ -7,6 +7,7 @@ pub mod graded;
 pub mod interviews;
 pub mod retrieval;
 pub mod sets;
+mod stories;
 pub mod verdicts;
 
 use std::collections::BTreeMap;

@@ -172,6 +172,16 @@ pub struct VerdictRow {
     /// Follow-ups attached to the pair they dig into, and new questions attached to one.
     pub follow_ups_attached: Rate,
     pub new_questions_attached: Rate,
+    /// Stories told to behavioral questions (`behavioral.jsonl`): called off-topic; 25+ above a
+    /// story told to another behavioral question; above a vague, platitude or technical answer;
+    /// and the technical answer caught as off-topic.
+    pub story_off_topic: Rate,
+    /// Those questions recognised as asking for a story (scored on its structure without a
+    /// reference).
+    pub story_question_recognised: Rate,
+    pub story_over_other_theme: Rate,
+    pub story_over_poorer: Rate,
+    pub story_technical_caught: Rate,
 }
 
 /// One scored item, for `ivd eval --dump` (what constants are fitted on).
@@ -205,7 +215,7 @@ pub(super) fn parse<T: for<'de> Deserialize<'de>>(text: &str, name: &str) -> Res
         .collect()
 }
 
-struct Judge<'a> {
+pub(super) struct Judge<'a> {
     s: &'a KbSearch,
     cancel: &'a CancellationToken,
     items: Vec<VerdictItem>,
@@ -220,7 +230,7 @@ impl Judge<'_> {
     }
 
     /// Judge `answer` to `question` as the product does, and keep the item.
-    fn judge(
+    pub(super) fn judge(
         &mut self,
         set: &'static str,
         key: &str,
@@ -277,6 +287,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
     out_of_base(&mut j, &mut rows, &row, &mut wrong_question)?;
     choices(&mut j, &mut rows, &row, &mut wrong_question)?;
     short_choices(&mut j, &mut rows, &row)?;
+    super::stories::stories(&mut j, &mut rows, &row)?;
     for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
         w.sort_by(f64::total_cmp);
         r.wrong_question_median = median(w);
