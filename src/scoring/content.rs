@@ -153,8 +153,12 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
     let cut = super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported()));
     let relevant = relevance.is_none_or(|p| p >= cut);
-    let behavioral =
-        inp.reference.is_some_and(|e| e.dimension == "behavioral") || star::is_behavioral_question(inp.question);
+    // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
+    // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
+    let behavioral = match inp.reference {
+        Some(e) if !e.is_imported() => e.dimension == "behavioral",
+        _ => star::is_behavioral_question(inp.question),
+    };
     let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
     // What the answer says beyond the question: what an answer with no reference is judged on.
     let said = super::unreferenced::Signals::read(inp.question, inp.answer, inp.evidence);
