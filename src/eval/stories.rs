@@ -4,7 +4,7 @@
 //! behavioral question, platitudes and a technical explanation, each graded 0-100 by its writer,
 //! a helper who read nothing of the project. The wordings `scoring::star::is_behavioral_question`
 //! knows were widened on the fitting half's questions (it knew 5 of 24 there, 6 of 24 in the test
-//! half; now 24 and 16); the test half is reported. A question recognised as asking for a story is
+//! half; now 22 and 15); the test half is reported. A question recognised as asking for a story is
 //! scored on the story's structure when the base has no reference for it, so platitudes and a
 //! technical explanation no longer score like a story.
 
