@@ -170,6 +170,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("remarks taken for questions", pct(&v.statements_taken_for_questions)),
             ("follow-ups attached to the answer they dig into", pct(&v.follow_ups_attached)),
             ("new questions taken for follow-ups", pct(&v.new_questions_attached)),
+            ("  the same, second set: follow-ups attached", pct(&v.follow_ups2_attached)),
+            ("    new questions taken for follow-ups", pct(&v.new_questions2_attached)),
             ("behavioral questions recognised as asking for a story", pct(&v.story_question_recognised)),
             ("  stories told to them called off-topic", pct(&v.story_off_topic)),
             ("  25+ above a story told to another question", pct(&v.story_over_other_theme)),

@@ -172,6 +172,9 @@ pub struct VerdictRow {
     /// Follow-ups attached to the pair they dig into, and new questions attached to one.
     pub follow_ups_attached: Rate,
     pub new_questions_attached: Rate,
+    /// The same on the second follow-up set (`followups2.jsonl`).
+    pub follow_ups2_attached: Rate,
+    pub new_questions2_attached: Rate,
     /// Stories told to behavioral questions (`behavioral.jsonl`): called off-topic; 25+ above a
     /// story told to another behavioral question; above a vague, platitude or technical answer;
     /// and the technical answer caught as off-topic.
