@@ -43,7 +43,9 @@ fn the_verdict_sets_test_half_holds() {
     // ties at the floor broke toward the marked option, but a distractor freed from the entry the
     // marked option is scored against now outscores it (fitting half 20 of 25 before and after).
     assert!(share(&test.short_choice_right_over_wrong) >= 0.55, "the marked quiz option above the distractor");
-    assert!(share(&test.outside_choice_right_over_wrong) >= 0.5, "the second quiz set: marked option above distractor");
+    // 0.606, then 0.697 once one-liners at the cap keep how surely they answer (fitting half
+    // 0.532 -> 0.617).
+    assert!(share(&test.outside_choice_right_over_wrong) >= 0.6, "the second quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
     assert!(share(&test.turns_right) >= 0.85, "interviewer turns told asking or not");
@@ -261,4 +263,18 @@ fn a_restatement_of_a_question_the_base_lacks_is_not_raised_to_weak() {
         sound.overall,
         restated.overall
     );
+}
+
+/// Two one-liners held at the cap tie whatever they say; within it, the one less surely on the
+/// question scores lower (the second quiz set's ties at 40, `scoring::content`). Before: 40 and 40.
+#[test]
+fn of_two_one_liners_at_the_cap_the_one_that_answers_scores_higher() {
+    let s = engine();
+    let q = "What does a load balancer do?";
+    let score = |a: &str| scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap().2;
+    let right = score("It spreads incoming requests across several servers so that no single server is overloaded.");
+    let beside = score("It encrypts the traffic between the browser and the server with TLS certificates.");
+    println!("{} {:?} / {} {:?}", right.overall, right.relevance, beside.overall, beside.relevance);
+    assert!(right.overall > beside.overall, "{} vs {}", right.overall, beside.overall);
+    assert!((30..=40).contains(&right.overall), "a sound one-liner stays near the cap: {}", right.overall);
 }
