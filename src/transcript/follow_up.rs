@@ -96,8 +96,8 @@ const NEW_TOPIC: &[&str] = &[
     "let's switch",
     "new topic",
 ];
-/// A hypothetical that sets the candidate a task of their own ("那如果让你做一个代码库问答的
-///助手…") opens a new question, however it starts.
+/// A hypothetical that sets the candidate a task of their own ("那如果让你做一个代码库问答的助手…")
+/// opens a new question, however it starts.
 const NEW_TASK: &[&str] = &[
     "让你设计",
     "让你做",
@@ -141,8 +141,8 @@ const STARTS_BACK_ZH: &[&str] = &["这个", "这些", "那些"];
 const FIGURE_ZH: &[&str] = &["多少", "多久", "多长时间"];
 const FIGURE_CJK: usize = 8;
 const CHANGE_ZH: &str = "了多少";
-/// Conditionals that ask about the situation just described when they end in "呢" ("如果用户回头问一个
-/// 被摘要丢掉的细节呢？").
+/// Conditionals that ask about the situation just described when they end in "呢"
+/// ("如果用户回头问一个被摘要丢掉的细节呢？").
 const CONDITIONAL_ZH: &[&str] = &["如果", "要是", "万一", "假如"];
 /// Challenges that are one wherever they stand in the question ("现在不都得自己维护了？").
 const STRONG_CHALLENGE_ZH: &[&str] = &["不都得", "不都要", "不都是", "难道", "岂不", "不就是", "不就得"];
