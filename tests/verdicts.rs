@@ -41,11 +41,15 @@ fn the_verdict_sets_test_half_holds() {
     // 0.686 (24 of 35) since the match's lead is over the whole base; 0.657 with normalised fits;
     // 0.600 once answers with no reference are scored on what they say (`scoring::unreferenced`):
     // ties at the floor broke toward the marked option, but a distractor freed from the entry the
-    // marked option is scored against now outscores it (fitting half 20 of 25 before and after).
+    // marked option is scored against now outscores it (fitting half 20 of 25 before and after);
+    // 0.571 once a distractor quoting "不知道就说不知道" no longer counted as giving up.
     assert!(share(&test.short_choice_right_over_wrong) >= 0.55, "the marked quiz option above the distractor");
     // 0.606, then 0.697 once one-liners at the cap keep how surely they answer (fitting half
     // 0.532 -> 0.617).
     assert!(share(&test.outside_choice_right_over_wrong) >= 0.6, "the second quiz set: marked option above distractor");
+    // A third set written after every constant was chosen (2026-12-06): 0.421 (16 of 38). A known
+    // weak spot, guarded against getting worse.
+    assert!(share(&test.third_choice_right_over_wrong) >= 0.35, "the third quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
     assert!(share(&test.turns_right) >= 0.85, "interviewer turns told asking or not");

@@ -164,6 +164,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("  in Chinese / in English", format!("{} / {}", pct(&v.short_choice_zh), pct(&v.short_choice_en))),
             ("quiz options, second set", pct(&v.outside_choice_right_over_wrong)),
             ("  in Chinese / in English", format!("{} / {}", pct(&v.outside_choice_zh), pct(&v.outside_choice_en))),
+            ("quiz options, third set", pct(&v.third_choice_right_over_wrong)),
+            ("  in Chinese / in English", format!("{} / {}", pct(&v.third_choice_zh), pct(&v.third_choice_en))),
             ("right answer 25+ above it given to another question", pct(&v.margin_25)),
             ("other kinds of question recognised", pct(&v.kinds_recognised)),
             ("interviewer turns told asking or not", pct(&v.turns_right)),

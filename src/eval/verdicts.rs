@@ -31,6 +31,7 @@ const NEARMISS: &str = include_str!("../../data/eval/nearmiss.jsonl");
 const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
 const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
 const CHOICE_OUTSIDE: &str = include_str!("../../data/eval/choice_outside.jsonl");
+const CHOICE_THIRD: &str = include_str!("../../data/eval/choice_third.jsonl");
 const CHOICE_SHORT: &str = include_str!("../../data/eval/choice_short.jsonl");
 const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
 const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
@@ -159,6 +160,10 @@ pub struct VerdictRow {
     pub outside_choice_right_over_wrong: Rate,
     pub outside_choice_zh: Rate,
     pub outside_choice_en: Rate,
+    /// The same on `choice_third.jsonl`, a third set (80 items, half outside our field).
+    pub third_choice_right_over_wrong: Rate,
+    pub third_choice_zh: Rate,
+    pub third_choice_en: Rate,
     /// Right answers that beat the same answer given to another question by 25 points or more.
     pub margin_25: Rate,
     /// Median overall of answers given to another question.
@@ -450,12 +455,15 @@ type QuizRates = fn(&mut VerdictRow) -> [&mut Rate; 3];
 
 fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     // The second set was written after every earlier constant was chosen; halves as for the rest.
-    let sets: [(&str, &str, [&'static str; 2], QuizRates); 2] = [
+    let sets: [(&str, &str, [&'static str; 2], QuizRates); 3] = [
         (CHOICE_SHORT, "choice_short.jsonl", ["short-choice-right", "short-choice-wrong"], |r| {
             [&mut r.short_choice_right_over_wrong, &mut r.short_choice_zh, &mut r.short_choice_en]
         }),
         (CHOICE_OUTSIDE, "choice_outside.jsonl", ["outside-choice-right", "outside-choice-wrong"], |r| {
             [&mut r.outside_choice_right_over_wrong, &mut r.outside_choice_zh, &mut r.outside_choice_en]
+        }),
+        (CHOICE_THIRD, "choice_third.jsonl", ["third-choice-right", "third-choice-wrong"], |r| {
+            [&mut r.third_choice_right_over_wrong, &mut r.third_choice_zh, &mut r.third_choice_en]
         }),
     ];
     for (text, name, item_sets, rates) in sets {

@@ -178,9 +178,32 @@ pub fn count_numbers(text: &str) -> usize {
     n
 }
 
+/// Words before a give-up phrase that report it or make it a condition rather than say it:
+/// "要求模型在依据不足时明确说不知道", "不知道就说不知道", "tell it to say \"I don't know\"", "when not
+/// sure" describe what a system should do, and give nothing up.
+const REPORTED: &[&str] = &[
+    "说", "回答", "承认", "回复", "表示", "输出", "返回", "\"", "“", "「", "'", "‘", "say", "says", "saying", "answer",
+    "answers", "respond", "reply", "admit", "admits", "output", "return", "returns", "要求", "它", "模型", "如果",
+    "if", "when",
+];
+/// Words after a give-up phrase that make it a condition ("不知道就…", "不确定的时候…").
+const CONDITION_AFTER: &[&str] = &["就", "时", "的时候", "的话"];
+
 /// Whether the answer gives up ("I don't know", "不太清楚") without saying much else.
 pub fn is_non_answer(lower: &str, units: f64) -> bool {
-    units < NON_ANSWER_MAX_UNITS && NON_ANSWER.iter().any(|p| lower.contains(p))
+    let said = |p: &str, at: usize| {
+        let after = lower[at + p.len()..].trim_start();
+        !reported(&lower[..at]) && !CONDITION_AFTER.iter().any(|c| after.starts_with(c))
+    };
+    units < NON_ANSWER_MAX_UNITS && NON_ANSWER.iter().any(|p| lower.match_indices(p).any(|(at, _)| said(p, at)))
+}
+
+/// Whether the text just before a phrase reports it (see [`REPORTED`]).
+fn reported(before: &str) -> bool {
+    let before = before.trim_end_matches([' ', ':', '：', ',', '，']);
+    // "老实说、坦白说、只能说、我说" open the speaker's own give-up.
+    let own = ["实说", "白说", "能说", "我说"].iter().any(|o| before.ends_with(o));
+    !own && REPORTED.iter().any(|r| before.ends_with(r))
 }
 
 /// English number words and their values; "a hundred" style compounds are rare in answers.
@@ -467,5 +490,18 @@ mod tests {
         assert!(!is_term_list("攻击者在输入或外部内容中夹带指令，诱导模型偏离开发者设定的行为或泄露信息。"));
         assert!(is_term_list("离线 解析 切块 向量化 元数据 倒排索引 重排 混合检索"));
         assert!(is_term_list("chunking / embedding / rerank / BM25 / RRF"));
+    }
+
+    #[test]
+    fn a_give_up_phrase_that_an_answer_reports_gives_nothing_up() {
+        let gives_up = |a: &str| is_non_answer(&a.to_lowercase(), 20.0);
+        assert!(gives_up("不知道，没做过。"));
+        assert!(gives_up("老实说不知道。"));
+        assert!(gives_up("I don't know, never used it."));
+        assert!(!gives_up("提供可靠的检索上下文，并要求模型在依据不足时明确说不知道。"));
+        assert!(!gives_up("在 prompt 里要求它不知道就说不知道。"));
+        assert!(!gives_up("Tell the model to refuse when not sure."));
+        assert!(!gives_up("Ground it in retrieved context and tell it to say \"I don't know\" when unsure."));
+        assert!(!gives_up("The prompt allows the model to answer: not sure."));
     }
 }
