@@ -181,10 +181,10 @@ pub fn count_numbers(text: &str) -> usize {
 /// Words before a give-up phrase that report it or make it a condition rather than say it:
 /// "要求模型在依据不足时明确说不知道", "不知道就说不知道", "tell it to say \"I don't know\"", "when not
 /// sure" describe what a system should do, and give nothing up.
+/// Not "admit" or "answer": "I have to admit I don't know", "我承认不知道" are the speaker's own.
 const REPORTED: &[&str] = &[
-    "说", "回答", "承认", "回复", "表示", "输出", "返回", "\"", "“", "「", "'", "‘", "say", "says", "saying", "answer",
-    "answers", "respond", "reply", "admit", "admits", "output", "return", "returns", "要求", "它", "模型", "如果",
-    "if", "when",
+    "说", "回答", "回复", "表示", "输出", "返回", "\"", "“", "「", "'", "‘", "say", "says", "saying", "respond",
+    "reply", "output", "return", "returns", "要求", "让它", "要它", "模型", "如果", "if", "when",
 ];
 /// Words after a give-up phrase that make it a condition ("不知道就…", "不确定的时候…").
 const CONDITION_AFTER: &[&str] = &["就", "时", "的时候", "的话"];
@@ -202,7 +202,7 @@ pub fn is_non_answer(lower: &str, units: f64) -> bool {
 fn reported(before: &str) -> bool {
     let before = before.trim_end_matches([' ', ':', '：', ',', '，']);
     // "老实说、坦白说、只能说、我说" open the speaker's own give-up.
-    let own = ["实说", "白说", "能说", "我说"].iter().any(|o| before.ends_with(o));
+    let own = ["实说", "白说", "能说", "我说", "我回答"].iter().any(|o| before.ends_with(o));
     !own && REPORTED.iter().any(|r| before.ends_with(r))
 }
 
@@ -498,10 +498,13 @@ mod tests {
         assert!(gives_up("不知道，没做过。"));
         assert!(gives_up("老实说不知道。"));
         assert!(gives_up("I don't know, never used it."));
+        assert!(gives_up("I have to admit I don't know."));
+        assert!(gives_up("我承认不知道，这块没接触过。"));
+        assert!(gives_up("这些我知道，其它不知道。"));
         assert!(!gives_up("提供可靠的检索上下文，并要求模型在依据不足时明确说不知道。"));
         assert!(!gives_up("在 prompt 里要求它不知道就说不知道。"));
         assert!(!gives_up("Tell the model to refuse when not sure."));
         assert!(!gives_up("Ground it in retrieved context and tell it to say \"I don't know\" when unsure."));
-        assert!(!gives_up("The prompt allows the model to answer: not sure."));
+        assert!(!gives_up("The prompt allows the model to reply: not sure."));
     }
 }
