@@ -42,14 +42,18 @@ fn the_verdict_sets_test_half_holds() {
     // 0.600 once answers with no reference are scored on what they say (`scoring::unreferenced`):
     // ties at the floor broke toward the marked option, but a distractor freed from the entry the
     // marked option is scored against now outscores it (fitting half 20 of 25 before and after);
-    // 0.571 once a distractor quoting "不知道就说不知道" no longer counted as giving up.
+    // 0.571 once a distractor quoting "不知道就说不知道" no longer counted as giving up; 0.600 once
+    // words no nearby entry uses weigh less (`scoring::unreferenced`; fitting half 0.80 -> 0.88).
     assert!(share(&test.short_choice_right_over_wrong) >= 0.55, "the marked quiz option above the distractor");
     // 0.606, then 0.697 once one-liners at the cap keep how surely they answer (fitting half
-    // 0.532 -> 0.617).
-    assert!(share(&test.outside_choice_right_over_wrong) >= 0.6, "the second quiz set: marked option above distractor");
-    // A third set written after every constant was chosen (2026-12-06): 0.421 (16 of 38). A known
-    // weak spot, guarded against getting worse.
-    assert!(share(&test.third_choice_right_over_wrong) >= 0.35, "the third quiz set: marked option above distractor");
+    // 0.532 -> 0.617), 0.758 once words no nearby entry uses weigh less (0.617 -> 0.681).
+    assert!(
+        share(&test.outside_choice_right_over_wrong) >= 0.65,
+        "the second quiz set: marked option above distractor"
+    );
+    // A third set written after every constant was chosen (2026-12-06): 0.421 (16 of 38); 0.447
+    // once words no nearby entry uses weigh less. A known weak spot, guarded against getting worse.
+    assert!(share(&test.third_choice_right_over_wrong) >= 0.38, "the third quiz set: marked option above distractor");
     assert!(share(&test.kinds_recognised) >= 0.85, "kinds of question recognised");
     // Deterministic rules on a held-out file: 110/120 and 8/60 when first measured.
     assert!(share(&test.turns_right) >= 0.85, "interviewer turns told asking or not");
@@ -281,4 +285,21 @@ fn of_two_one_liners_at_the_cap_the_one_that_answers_scores_higher() {
     println!("{} {:?} / {} {:?}", right.overall, right.relevance, beside.overall, beside.relevance);
     assert!(right.overall > beside.overall, "{} vs {}", right.overall, beside.overall);
     assert!((30..=40).contains(&right.overall), "a sound one-liner stays near the cap: {}", right.overall);
+}
+
+/// With no reference, on a topic the base holds entries on, what an answer says counts fully
+/// only in the words those entries use (`scoring::unreferenced`): a confident claim worded in
+/// terms no nearby entry uses ("browser's local storage") weighs less. Before: 40 and 38.
+#[test]
+fn a_claim_in_words_the_fields_experts_do_not_use_weighs_less() {
+    let s = engine();
+    let q = "Why would you route easy requests to a smaller model in an agent system?";
+    let assess = |a: &str| scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    let (_, right_ref, right) =
+        assess("Smaller models answer simple requests well enough at a fraction of the cost and latency.");
+    let (_, wrong_ref, wrong) =
+        assess("Smaller models fit in the browser's local storage, so the page works offline without any server.");
+    println!("{} {:?} / {} {:?}", right.overall, right.relevance, wrong.overall, wrong.relevance);
+    assert!(right_ref.is_none() && wrong_ref.is_none(), "the base holds no entry for this question");
+    assert!(right.overall >= wrong.overall + 8, "{} vs {}", right.overall, wrong.overall);
 }

@@ -54,6 +54,9 @@ pub struct Evidence {
     pub question_terms: Option<f64>,
     /// IDF-weighted sum of the answer's terms beyond the question's (with no reference only).
     pub beyond_question: Option<f64>,
+    /// The part of it in terms the question's nearest entries use (with no reference, and only
+    /// where the base holds entries on the question's topic: `ON_TOPIC_SIMILARITY`).
+    pub supported_beyond: Option<f64>,
     /// Per key point of the reference: 0 (no sentence closer than unrelated sentences get) to 1
     /// (a sentence as close as the expert answer's own).
     pub key_points: Vec<f64>,
@@ -159,6 +162,28 @@ impl Profiles {
     /// and a word of everyday language our entries lack ("website", "better") by `common`, how
     /// common the word is outside our field (the embedding model's vocabulary).
     fn beyond_question(&self, question: &str, answer: &str, common: &dyn Fn(&str) -> bool) -> f64 {
+        self.beyond_terms(question, answer, common).iter().map(|(_, w)| w).sum()
+    }
+
+    /// The part of `beyond_question` in terms the `neighbours` (entries nearest the question)
+    /// use: the words the base's experts use on the question's topic.
+    fn supported_beyond(
+        &self,
+        question: &str,
+        answer: &str,
+        common: &dyn Fn(&str) -> bool,
+        neighbours: &[usize],
+    ) -> f64 {
+        let sets: Vec<&HashSet<String>> = neighbours.iter().filter_map(|&i| self.terms.get(i)).collect();
+        self.beyond_terms(question, answer, common)
+            .into_iter()
+            .filter(|(t, _)| sets.iter().any(|s| s.contains(t)))
+            .map(|(_, w)| w)
+            .sum()
+    }
+
+    /// Each distinct term of the answer the question does not use, with its weight.
+    fn beyond_terms(&self, question: &str, answer: &str, common: &dyn Fn(&str) -> bool) -> Vec<(String, f64)> {
         let asked = term_set(question);
         let unseen = (self.terms.len().max(1) as f64).ln();
         let mut seen = HashSet::new();
@@ -168,13 +193,10 @@ impl Profiles {
             .filter(|(_, t)| seen.insert(t.clone()))
             .map(|(word, t)| {
                 let w = self.idf.get(&t).copied().unwrap_or(unseen);
-                if common(&word) {
-                    w.min(COMMON_WORD_WEIGHT)
-                } else {
-                    w
-                }
+                let w = if common(&word) { w.min(COMMON_WORD_WEIGHT) } else { w };
+                (t, w)
             })
-            .sum()
+            .collect()
     }
 
     /// Cosine of IDF-weighted term sets between the answer and each entry.
@@ -220,6 +242,12 @@ pub fn standing(scores: &[f64], target: usize) -> Option<Standing> {
 
 /// How many of the question's nearest entries stand for its topic.
 const NEIGHBOURS: usize = 3;
+/// The base holds entries on a question's topic when one of its phrasings is this close to the
+/// question (e5 cosine): then what an answer says beyond the question is weighed against the
+/// words those entries use. Questions outside our field (databases, operating systems) mostly
+/// sit below it. Chosen on the fitting halves of the quiz sets, marked option ahead: 69 of 114 at
+/// 0.87, 70 at 0.89, 68 at 0.91 (65 with no weighing).
+const ON_TOPIC_SIMILARITY: f64 = 0.89;
 
 /// Per-entry key-point bands, computed on first use.
 #[derive(Default)]
@@ -242,9 +270,9 @@ impl KbSearch {
         let answer_terms = term_set(answer);
         ev.question_terms = self.question_terms_used(question, &answer_terms);
         let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
+        let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
         if reference.is_none() {
             // Only an answer scored with no reference is judged on it (`scoring::unreferenced`).
-            let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
             ev.beyond_question = Some(profiles.beyond_question(question, answer, &common));
         }
         if let Some(r) = reference {
@@ -267,8 +295,8 @@ impl KbSearch {
         let fits = self.question_fits(question, reference, whole, &matrix)?;
         ev.question_fit = fits.best;
         ev.asked_cos = fits.asked_cos;
-        let neighbours: Vec<usize> =
-            self.references_for(question)?.iter().filter_map(|h| self.position(&h.id)).collect();
+        let hits = self.references_for(question)?;
+        let neighbours: Vec<usize> = hits.iter().filter_map(|h| self.position(&h.id)).collect();
         ev.question_cos = v.question_scores(whole, self.kb.entries.len());
         ev.asked_standing = match fits.asked_z {
             Some(z) => self.asked_standing(question, z, whole, &neighbours, cancel)?,
@@ -277,6 +305,11 @@ impl KbSearch {
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
         for (i, e) in &matrix.experts {
             per_entry[*i] = per_entry[*i].max(dot(whole, e) as f64);
+        }
+        let on_topic = hits.iter().filter_map(|h| h.similarity).any(|s| s >= ON_TOPIC_SIMILARITY);
+        if reference.is_none() && on_topic {
+            let near: Vec<usize> = neighbours.iter().take(NEIGHBOURS).copied().collect();
+            ev.supported_beyond = Some(profiles.supported_beyond(question, answer, &common, &near));
         }
         ev.neighbour_z =
             neighbours.iter().take(NEIGHBOURS).filter_map(|&i| standing(&per_entry, i).map(|s| s.z)).reduce(f64::max);
