@@ -111,14 +111,18 @@ pub fn written_as(entry: &crate::kb::Entry, question: &str) -> bool {
         && [&entry.question, &entry.question_en].into_iter().chain(&entry.paraphrases).any(|w| norm(w) == asked)
 }
 
-/// The hits that are the same question, best first.
+/// The hits that are the same question, the likeliest first (by [`probability`]; the search's
+/// order among equals, and without vectors).
 pub fn same_questions(hits: &[SearchHit]) -> Vec<&SearchHit> {
-    (0..hits.len()).filter(|&k| is_same(hits, k)).map(|k| &hits[k]).collect()
+    let mut same: Vec<(usize, f64)> =
+        (0..hits.len()).filter(|&k| is_same(hits, k)).map(|k| (k, probability(hits, k).unwrap_or(0.0))).collect();
+    same.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    same.into_iter().map(|(k, _)| &hits[k]).collect()
 }
 
 /// The entry asked about, if the base holds it.
 pub fn same_question(hits: &[SearchHit]) -> Option<&SearchHit> {
-    (0..hits.len()).find(|&k| is_same(hits, k)).map(|k| &hits[k])
+    same_questions(hits).into_iter().next()
 }
 
 #[cfg(test)]
@@ -150,6 +154,17 @@ mod tests {
         let (p_clear, p_behind) = (probability(&clear, 0).unwrap(), probability(&behind, 0).unwrap());
         assert!(p_behind < p_clear - 0.3, "{p_behind} vs {p_clear}");
         assert!(!is_same(&behind, 0), "{p_behind}");
+    }
+
+    #[test]
+    fn of_two_entries_that_pass_the_likelier_comes_first() {
+        // The search ranks by words; the second hit is closer in meaning and leads the base.
+        let mut hits = vec![hit(0.91, Some(0.89), 1.5, 0.8), hit(0.94, Some(0.89), 1.5, 0.4)];
+        hits[1].id = "closer".into();
+        assert!(is_same(&hits, 0) && is_same(&hits, 1), "{:?} {:?}", probability(&hits, 0), probability(&hits, 1));
+        assert!(probability(&hits, 1) > probability(&hits, 0));
+        assert_eq!(same_question(&hits).map(|h| h.id.as_str()), Some("closer"));
+        assert_eq!(same_questions(&hits).len(), 2);
     }
 
     #[test]
