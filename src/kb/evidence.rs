@@ -156,33 +156,12 @@ impl Profiles {
         (total > 0.0).then(|| points.iter().filter(|(_, hit)| *hit).map(|(w, _)| w).sum::<f64>() / total)
     }
 
-    /// What the answer says beyond the question: the IDF weights of its terms (two characters or
-    /// more) the question does not use, a term no entry uses weighing most. A restatement adds
-    /// nothing. Filler weighs little: a word in every entry ("important", "consider") by its IDF,
-    /// and a word of everyday language our entries lack ("website", "better") by `common`, how
-    /// common the word is outside our field (the embedding model's vocabulary).
-    fn beyond_question(&self, question: &str, answer: &str, common: &dyn Fn(&str) -> bool) -> f64 {
-        self.beyond_terms(question, answer, common).iter().map(|(_, w)| w).sum()
-    }
-
-    /// The part of `beyond_question` in terms the `neighbours` (entries nearest the question)
-    /// use: the words the base's experts use on the question's topic.
-    fn supported_beyond(
-        &self,
-        question: &str,
-        answer: &str,
-        common: &dyn Fn(&str) -> bool,
-        neighbours: &[usize],
-    ) -> f64 {
-        let sets: Vec<&HashSet<String>> = neighbours.iter().filter_map(|&i| self.terms.get(i)).collect();
-        self.beyond_terms(question, answer, common)
-            .into_iter()
-            .filter(|(t, _)| sets.iter().any(|s| s.contains(t)))
-            .map(|(_, w)| w)
-            .sum()
-    }
-
-    /// Each distinct term of the answer the question does not use, with its weight.
+    /// What the answer says beyond the question: each distinct term (two characters or more) the
+    /// question does not use, with its IDF weight, a term no entry uses weighing most; their sum
+    /// is `Evidence::beyond_question`. A restatement adds nothing. Filler weighs little: a word in
+    /// every entry ("important", "consider") by its IDF, and a word of everyday language our
+    /// entries lack ("website", "better") by `common`, how common the word is outside our field
+    /// (the embedding model's vocabulary).
     fn beyond_terms(&self, question: &str, answer: &str, common: &dyn Fn(&str) -> bool) -> Vec<(String, f64)> {
         let asked = term_set(question);
         let unseen = (self.terms.len().max(1) as f64).ln();
@@ -197,6 +176,13 @@ impl Profiles {
                 (t, w)
             })
             .collect()
+    }
+
+    /// The weight of those of `beyond` (`beyond_terms`) that the `neighbours` (entries nearest the
+    /// question) use: the words the base's experts use on the question's topic.
+    fn supported(&self, beyond: &[(String, f64)], neighbours: &[usize]) -> f64 {
+        let sets: Vec<&HashSet<String>> = neighbours.iter().filter_map(|&i| self.terms.get(i)).collect();
+        beyond.iter().filter(|(t, _)| sets.iter().any(|s| s.contains(t))).map(|(_, w)| w).sum()
     }
 
     /// Cosine of IDF-weighted term sets between the answer and each entry.
@@ -270,11 +256,12 @@ impl KbSearch {
         let answer_terms = term_set(answer);
         ev.question_terms = self.question_terms_used(question, &answer_terms);
         let profiles = self.profiles.get_or_init(|| Profiles::build(&self.kb));
-        let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
-        if reference.is_none() {
-            // Only an answer scored with no reference is judged on it (`scoring::unreferenced`).
-            ev.beyond_question = Some(profiles.beyond_question(question, answer, &common));
-        }
+        // Only an answer scored with no reference is judged on it (`scoring::unreferenced`).
+        let beyond = reference.is_none().then(|| {
+            let common = |w: &str| self.vectors.as_ref().is_some_and(|v| is_common(w, &|x| v.embedder.commonness(x)));
+            profiles.beyond_terms(question, answer, &common)
+        });
+        ev.beyond_question = beyond.as_ref().map(|b| b.iter().map(|(_, w)| w).sum());
         if let Some(r) = reference {
             ev.lexical = standing(&profiles.scores(&answer_terms), r);
             if let Some(e) = self.kb.entries.get(r) {
@@ -307,9 +294,9 @@ impl KbSearch {
             per_entry[*i] = per_entry[*i].max(dot(whole, e) as f64);
         }
         let on_topic = hits.iter().filter_map(|h| h.similarity).any(|s| s >= ON_TOPIC_SIMILARITY);
-        if reference.is_none() && on_topic {
+        if let Some(b) = beyond.as_ref().filter(|_| on_topic) {
             let near: Vec<usize> = neighbours.iter().take(NEIGHBOURS).copied().collect();
-            ev.supported_beyond = Some(profiles.supported_beyond(question, answer, &common, &near));
+            ev.supported_beyond = Some(profiles.supported(b, &near));
         }
         ev.neighbour_z =
             neighbours.iter().take(NEIGHBOURS).filter_map(|&i| standing(&per_entry, i).map(|s| s.z)).reduce(f64::max);
