@@ -59,11 +59,16 @@ fn the_verdict_sets_test_half_holds() {
     assert!(share(&test.turns_right) >= 0.85, "interviewer turns told asking or not");
     assert!(share(&test.statements_taken_for_questions) <= 0.2, "remarks taken for questions");
     // Behavioral questions in outside wordings (measured 2026-12-06): 15 of 24 recognised (6
-    // before their wordings were widened), stories called off-topic 3 of 24, stories above the
-    // vague, platitude and technical answers to the same question 59 of 72 (58 before).
-    assert!(share(&test.story_question_recognised) >= 0.55, "behavioral questions recognised");
+    // before their wordings were widened), 23 of 24 since recognised by meaning
+    // (`scoring::asks_story`, which was fitted on all 48), stories called off-topic 3 of 24, stories
+    // above the vague, platitude and technical answers to the same question 62 of 72 (59 by
+    // wording, 58 before). Questions written apart and read by nothing fitted: 50 of 50 story
+    // questions recognised, 1 of 60 technical ones taken for one.
+    assert!(share(&test.story_question_recognised) >= 0.8, "behavioral questions recognised");
+    assert!(share(&test.story_questions_apart) >= 0.85, "story questions written apart recognised");
+    assert!(share(&test.technical_taken_for_story) <= 0.1, "technical questions taken for story questions");
     assert!(share(&test.story_off_topic) <= 0.25, "stories told to behavioral questions called off-topic");
-    assert!(share(&test.story_over_poorer) >= 0.7, "stories above poorer answers");
+    assert!(share(&test.story_over_poorer) >= 0.75, "stories above poorer answers");
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
 }
@@ -302,4 +307,42 @@ fn a_claim_in_words_the_fields_experts_do_not_use_weighs_less() {
     println!("{} {:?} / {} {:?}", right.overall, right.relevance, wrong.overall, wrong.relevance);
     assert!(right_ref.is_none() && wrong_ref.is_none(), "the base holds no entry for this question");
     assert!(right.overall >= wrong.overall + 8, "{} vs {}", right.overall, wrong.overall);
+}
+
+/// Story questions in words no list of phrases holds, and questions that dig into the candidate's
+/// project in words like a story question's. Recognised by meaning (`scoring::asks_story`), a
+/// story question's answers are judged on the story's structure: platitudes no longer score like
+/// an account of what happened (before: the story 85, the platitudes 49).
+#[test]
+fn a_story_question_in_words_no_list_holds_is_judged_as_one() {
+    let s = engine();
+    let stories = [
+        "我看你简历上写了带过三个人，这期间最让你头疼的一件事是什么？",
+        "What pushed you to move from backend work into machine learning?",
+    ];
+    for q in stories {
+        assert!(!scoring::asks_story::is_behavioral_question(q), "a phrase or form knows it: {q}");
+        assert!(scoring::asks_story::asks_story(s, q), "{q}");
+    }
+    for q in
+        ["你们线上的幻觉问题是怎么处理的？", "How did your team handle retries when the payment provider timed out?"]
+    {
+        assert!(!scoring::asks_story::asks_story(s, q), "{q}");
+    }
+    let story = "去年我带三个人做客服 Agent。最头疼的是一个新同事连续两周交不出东西，我一开始以为是态度问题。后来我单独跟他聊，\
+                 发现是他不熟悉我们的评测流程，又不好意思问。我就把任务拆成每天能交付的小块，每天下午花二十分钟跟他过一遍。\
+                 一个月后他能独立负责检索模块，那个季度他提交的改动让召回率从 71% 提到了 80%。这件事之后我给组里每个新人都配了\
+                 固定的一对一时间。";
+    let platitudes =
+        "带团队最重要的是沟通和信任。我觉得作为负责人要以身作则，多关心团队成员的成长，遇到问题大家一起想办法解决，\
+                      保持积极的心态，团队氛围好了效率自然就上来了。";
+    let score = |a: &str| scoring::assess_question(s, stories[0], a, Lang::Zh, &Default::default()).unwrap().2;
+    let (story, platitudes) = (score(story), score(platitudes));
+    println!(
+        "story {} {:?}, platitudes {} {:?}",
+        story.overall, story.star_missing, platitudes.overall, platitudes.star_missing
+    );
+    assert!(story.overall >= 60, "{}", story.overall);
+    assert!(platitudes.overall < 40, "{}", platitudes.overall);
+    assert!(story.overall >= platitudes.overall + 30, "story {} platitudes {}", story.overall, platitudes.overall);
 }

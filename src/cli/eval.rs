@@ -175,6 +175,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("  the same, second set: follow-ups attached", pct(&v.follow_ups2_attached)),
             ("    new questions taken for follow-ups", pct(&v.new_questions2_attached)),
             ("behavioral questions recognised as asking for a story", pct(&v.story_question_recognised)),
+            ("  the same, questions written apart", pct(&v.story_questions_apart)),
+            ("  technical questions taken for them", pct(&v.technical_taken_for_story)),
             ("  stories told to them called off-topic", pct(&v.story_off_topic)),
             ("  25+ above a story told to another question", pct(&v.story_over_other_theme)),
             ("  above vague, platitude and technical answers", pct(&v.story_over_poorer)),

@@ -2,9 +2,10 @@
 //! English, 24 Chinese, written apart) worded as real interviewers word them, each with a story
 //! that answers it, a vague answer on its theme, a well-told story that answers another
 //! behavioral question, platitudes and a technical explanation, each graded 0-100 by its writer,
-//! a helper who read nothing of the project. The wordings `scoring::star::is_behavioral_question`
-//! knows were widened on the fitting half's questions (it knew 5 of 24 there, 6 of 24 in the test
-//! half; now 22 and 15); the test half is reported. A question recognised as asking for a story is
+//! a helper who read nothing of the project. The wordings `scoring::asks_story` knows were widened
+//! on the fitting half's questions (it knew 5 of 24 there, 6 of 24 in the test half; then 22 and
+//! 15); its model by meaning was fitted on all of them, so the held-out figure is the one on
+//! `story_questions_heldout.jsonl`. A question recognised as asking for a story is
 //! scored on the story's structure when the base has no reference for it, so platitudes and a
 //! technical explanation no longer score like a story.
 
@@ -13,8 +14,19 @@ use serde::Deserialize;
 use super::verdicts::{parse, Judge, VerdictRow};
 use crate::kb::KbError;
 use crate::lang::Lang;
+use crate::scoring::asks_story::asks_story;
 
 const STORIES: &str = include_str!("../../data/eval/behavioral.jsonl");
+/// Story and technical questions written apart by helpers who read nothing of the project: the
+/// first set fitted `scoring::asks_story`'s model, the second was read by nothing fitted.
+const APART_FIT: &str = include_str!("../../data/eval/story_questions_fit.jsonl");
+const APART_HELD_OUT: &str = include_str!("../../data/eval/story_questions_heldout.jsonl");
+
+#[derive(Deserialize)]
+struct Asked {
+    label: String,
+    question: String,
+}
 
 #[derive(Deserialize)]
 struct Item {
@@ -51,7 +63,7 @@ pub(super) fn stories(
         let (story, vague, other, generic, technical) =
             (score("story")?, score("vague")?, score("other-theme")?, score("generic")?, score("technical")?);
         let r = &mut rows[row(&it.key)];
-        r.story_question_recognised.add(crate::scoring::star::is_behavioral_question(&it.question));
+        r.story_question_recognised.add(asks_story(j.kb(), &it.question));
         let Some(story) = story else { continue };
         r.story_off_topic.add(story < 25);
         if let Some(o) = other {
@@ -62,6 +74,19 @@ pub(super) fn stories(
         }
         if let Some(t) = technical {
             r.story_technical_caught.add(t < 25);
+        }
+    }
+    // The fitting row takes the set the model was fitted on, the test row the held-out one.
+    for (text, name, fitting) in
+        [(APART_FIT, "story_questions_fit.jsonl", true), (APART_HELD_OUT, "story_questions_heldout.jsonl", false)]
+    {
+        let r = &mut rows[usize::from(fitting)];
+        for q in parse::<Asked>(text, name)? {
+            let said = asks_story(j.kb(), &q.question);
+            match q.label.as_str() {
+                "story" => r.story_questions_apart.add(said),
+                _ => r.technical_taken_for_story.add(said),
+            }
         }
     }
     Ok(())

@@ -187,6 +187,11 @@ pub struct VerdictRow {
     /// Those questions recognised as asking for a story (scored on its structure without a
     /// reference).
     pub story_question_recognised: Rate,
+    /// Questions written apart (`story_questions_fit.jsonl` in the fitting row, the held-out
+    /// `story_questions_heldout.jsonl` in the test row): story questions recognised, and
+    /// technical ones taken for story questions.
+    pub story_questions_apart: Rate,
+    pub technical_taken_for_story: Rate,
     pub story_over_other_theme: Rate,
     pub story_over_poorer: Rate,
     pub story_technical_caught: Rate,
@@ -230,6 +235,10 @@ pub(super) struct Judge<'a> {
 }
 
 impl Judge<'_> {
+    pub(super) fn kb(&self) -> &KbSearch {
+        self.s
+    }
+
     /// Whether a quiz item's marked option scores above its distractor.
     fn choose(&mut self, [right_set, wrong_set]: [&'static str; 2], c: &ShortChoice) -> Result<bool, KbError> {
         let (_, right) = self.judge(right_set, &c.id, &c.question, &c.right, c.lang, None)?;

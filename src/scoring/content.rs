@@ -89,6 +89,9 @@ pub struct Inputs<'a> {
     pub answer: &'a str,
     pub reference: Option<&'a Entry>,
     pub evidence: &'a Evidence,
+    /// Whether the question asks for a story (`asks_story`): with no reference from our base,
+    /// the answer is then judged on its structure.
+    pub asks_story: bool,
     /// The language the report speaks for this question.
     pub lang: Lang,
 }
@@ -162,7 +165,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
     let behavioral = match inp.reference {
         Some(e) if !e.is_imported() => e.dimension == "behavioral",
-        _ => star::is_behavioral_question(inp.question),
+        _ => inp.asks_story,
     };
     let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
     // What the answer says beyond the question: what an answer with no reference is judged on.

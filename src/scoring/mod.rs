@@ -1,6 +1,7 @@
 //! Scoring: the offline rubric analyzer for content (and, with recordings, delivery).
 //! Deterministic: the same input gives the same numbers.
 
+pub mod asks_story;
 pub mod blend;
 pub mod content;
 pub mod coverage;
@@ -48,7 +49,8 @@ pub fn assess_with_evidence(
 ) -> Result<(ContentScore, Evidence), KbError> {
     let evidence = kb.evidence(question, answer, reference, cancel)?;
     let entry = reference.and_then(|i| kb.kb.entries.get(i));
-    let score = analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, lang });
+    let asks_story = asks_story::asks_story(kb, question);
+    let score = analyze(&Inputs { question, answer, reference: entry, evidence: &evidence, asks_story, lang });
     Ok((score, evidence))
 }
 
@@ -181,7 +183,7 @@ pub fn assess_among(
         return Ok((None, unreferenced));
     }
     if asked.is_some_and(|p| p >= DOUBT_ASKED_MIN) && match_p(first).is_some_and(|p| p < MATCH_SURE)
-        || asked.is_some_and(|p| p >= DOUBT_SURE_ASKED) && !star::is_behavioral_question(question)
+        || asked.is_some_and(|p| p >= DOUBT_SURE_ASKED) && !asks_story::asks_story(kb, question)
     {
         return Ok((None, unreferenced));
     }

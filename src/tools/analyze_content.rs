@@ -123,7 +123,7 @@ fn rubric(
     let cited = cited(&kb, &references, given.map(|i| &kb.kb.entries[i]).or(entry.as_ref()), lang);
     // A question not scored on content belongs to no dimension's average.
     let dimension = cited.first().filter(|_| content.kind.is_none()).map(|r| r.dimension.clone()).or_else(|| {
-        (content.kind.is_none() && crate::scoring::star::is_behavioral_question(&args.question))
+        (content.kind.is_none() && crate::scoring::asks_story::asks_story(&kb, &args.question))
             .then(|| "behavioral".to_string())
     });
     Ok((AnalyzeContentOutput { content, reference_id, references, cited, dimension }, entry, lang))
