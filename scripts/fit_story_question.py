@@ -2,29 +2,22 @@
 # Fit the "asks for a story" question model (src/scoring/asks_story.rs): logistic regression on the
 # e5 query vector of the question, written to data/models/story_question.json.
 # Positives: data/eval/behavioral.jsonl, the story questions of data/eval/story_questions_fit.jsonl,
-# the base's behavioral entries (questions and paraphrases). Negatives: the technical questions of
-# story_questions_fit.jsonl, every other entry's questions and paraphrases, and the questions of the
-# technical sets of data/eval. data/eval/story_questions_heldout.jsonl is never read here.
+# the base's behavioral entries (questions and paraphrases) and their near misses. Negatives: the
+# technical questions of story_questions_fit.jsonl, every other entry's questions and paraphrases,
+# and the questions of the technical sets of data/eval. story_questions_heldout.jsonl is not read.
 # Usage (the Python of scripts/browser_check.py's venv has what it needs):
 #   python scripts/fit_story_question.py MODELS_DIR [--cv]
 import glob, json, sys, tomllib
-import numpy as np, onnxruntime as ort
-from tokenizers import Tokenizer
+import numpy as np
+from e5 import E5, train, cross_validated
 
-L2, SCALE, STEPS, RATE = 1e-3, 10.0, 3000, 0.5
-models = sys.argv[1]
-tok = Tokenizer.from_file(f"{models}/multilingual-e5-small/tokenizer.json"); tok.enable_truncation(512)
-sess = ort.InferenceSession(f"{models}/multilingual-e5-small/model_int8.onnx")
-inputs = [i.name for i in sess.get_inputs()]
+L2, SCALE = 1e-3, 10.0
+e5 = E5(sys.argv[1])
 
-def vector(text):
-    ids = np.array([tok.encode("query: " + text).ids])
-    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-    if "token_type_ids" in inputs: feed["token_type_ids"] = np.zeros_like(ids)
-    v = sess.run(None, feed)[0][0].mean(0)
-    return v / np.linalg.norm(v)
 
 def rows(name): return [json.loads(l) for l in open(f"data/eval/{name}")]
+
+
 pos = [r["question"] for r in rows("behavioral.jsonl")]
 fit = rows("story_questions_fit.jsonl")
 pos += [r["question"] for r in fit if r["label"] == "story"]
@@ -41,27 +34,14 @@ for name in ("choice.jsonl", "choice_outside.jsonl", "choice_short.jsonl", "choi
 # A behavioral entry's reworded and near-miss questions ask for stories too.
 for r in rows("nearmiss.jsonl"): (pos if r["entry"] in behavioral else neg).extend([r["paraphrase"], r["near_miss"]])
 pos, neg = sorted(set(pos)), sorted(set(neg) - set(pos))
-X = np.array([vector(q) for q in pos + neg]) * SCALE
+X = np.array([e5.vector(q) for q in pos + neg]) * SCALE
 y = np.array([1.0] * len(pos) + [0.0] * len(neg))
-
-def train(X, y):
-    # Classes weighted equally: the negatives outnumber the stories about 15 to 1.
-    w, b = np.zeros(X.shape[1]), 0.0
-    sw = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
-    for _ in range(STEPS):
-        g = (1 / (1 + np.exp(-(X @ w + b))) - y) * sw
-        w -= RATE * (X.T @ g / len(y) + L2 * w); b -= RATE * g.mean()
-    return w, b
-
 print(f"{len(pos)} story questions, {len(neg)} others", file=sys.stderr)
 if "--cv" in sys.argv:
-    folds = np.array_split(np.random.default_rng(0).permutation(len(y)), 5)
-    p = np.zeros(len(y))
-    for f in folds:
-        m = np.ones(len(y), bool); m[f] = False
-        w, b = train(X[m], y[m]); p[f] = 1 / (1 + np.exp(-(X[f] @ w + b)))
+    p = cross_validated(X, y, L2)
     for cut in (0.5, 0.6, 0.7, 0.8, 0.9):
-        print(f"5-fold, cut {cut}: stories {(p[y == 1] >= cut).mean():.3f}, others taken {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
-w, b = train(X, y)
+        print(f"5-fold, cut {cut}: stories {(p[y == 1] >= cut).mean():.3f}, "
+              f"others taken {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
+w, b = train(X, y, L2)
 json.dump({"scale": SCALE, "bias": round(float(b), 5), "weights": [round(float(x), 5) for x in w]},
           open("data/models/story_question.json", "w"))

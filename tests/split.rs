@@ -116,3 +116,48 @@ fn markdown_output_lists_speakers_and_pairs() {
     assert!(md.contains("| S1 | 面试官 | interviewer |"), "{md}");
     assert!(md.contains("## 7. Question"), "{md}");
 }
+
+/// Implicit follow-ups ("Was it worth the effort?", "三百条够吗？") name nothing of the answer and
+/// point back with no word the rules know: told by meaning (`transcript::follow_up_model`) where
+/// the models are provisioned, they stay attached to the question they dig into; a new question
+/// after them is not attached. Without models the rules alone leave them as questions of their own.
+#[test]
+fn implicit_follow_ups_are_attached_by_meaning() {
+    let dir = tempfile::tempdir().unwrap();
+    let en = dir.path().join("en.txt");
+    std::fs::write(
+        &en,
+        "Interviewer: How did you evaluate the retriever?\n\
+         Candidate: We built a set of about 300 real user queries, labeled the relevant chunks for each, and tracked \
+         recall at 10 and MRR on every index change. Recall at 10 went from 0.71 to 0.86 after we added BM25.\n\
+         Interviewer: Was it worth the effort?\n\
+         Candidate: Yes. Every index change since has been checked against it in minutes.\n\
+         Interviewer: How do you handle prompt injection in a RAG system?\n\
+         Candidate: I treat retrieved text as data, never as instructions, and tools with side effects need a \
+         confirmation.\n",
+    )
+    .unwrap();
+    let zh = dir.path().join("zh.txt");
+    std::fs::write(
+        &zh,
+        "面试官：你们的检索效果怎么评估的？\n\
+         候选人：我们从线上日志里抽了三百条真实问题，人工标了相关的文档片段，每次改索引都看 recall@10 和 MRR。加了 BM25 以后 \
+         recall@10 从 0.71 到了 0.86。\n\
+         面试官：三百条够吗？\n\
+         候选人：覆盖主要意图够了，长尾不够，所以我们每周再从失败的对话里补五十条。\n\
+         面试官：说说 Agent 的记忆怎么设计？\n\
+         候选人：短期记忆放在对话上下文里，超过窗口就做摘要；长期记忆存向量库，写入前先判断值不值得记。\n",
+    )
+    .unwrap();
+    let follow_ups = |ivd: &Ivd, f: &std::path::Path| -> Vec<Value> {
+        let out = ivd.run(&["split", f.to_str().unwrap(), "--format", "json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["pairs"].as_array().unwrap().iter().map(|p| p["follow_up_of"].clone()).collect()
+    };
+    let (with, without) = (Ivd::with_models(), Ivd::new());
+    for f in [&en, &zh] {
+        assert_eq!(follow_ups(&with, f), vec![Value::Null, Value::from(1), Value::Null], "{}", f.display());
+        assert_eq!(follow_ups(&without, f), vec![Value::Null; 3], "{}", f.display());
+    }
+}

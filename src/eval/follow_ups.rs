@@ -2,12 +2,15 @@
 //! answer (80 English, 80 Chinese; half dig into the answer, half open a new question, most of
 //! those on the same topic), written by a helper who read nothing of the project. The rules of
 //! `transcript::follow_up` were chosen on the fitting half; the test half is reported. The Chinese
-//! items mirror the English ones, so the two languages are not independent samples.
+//! items mirror the English ones, so the two languages are not independent samples. The model by
+//! meaning (`transcript::follow_up_model`) was fitted on the fitting halves of both sets.
 
 use serde::Deserialize;
 
 use super::verdicts::{parse, VerdictRow};
 use crate::kb::KbError;
+use crate::transcript::follow_up::is_follow_up_with;
+use crate::transcript::pairs::FollowUpMeaning;
 
 const FOLLOW_UPS: &str = include_str!("../../data/eval/followups.jsonl");
 /// A second set (`followups2.jsonl`: 120 questions, 60 en and 60 zh written apart, half follow-ups,
@@ -24,12 +27,19 @@ struct Item {
     follow_up: bool,
 }
 
-/// Each question as the splitter sees it (leading acknowledgements cut) after its previous pair.
-pub(super) fn follow_ups(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+/// Each question as the splitter sees it (leading acknowledgements cut) after its previous pair,
+/// told by the rules and by `meaning` (`transcript::follow_up_model`; None without vectors).
+pub(super) fn follow_ups(
+    rows: &mut [VerdictRow; 2],
+    row: &dyn Fn(&str) -> usize,
+    meaning: FollowUpMeaning<'_>,
+) -> Result<(), KbError> {
     for (text, name, second) in [(FOLLOW_UPS, "followups.jsonl", false), (FOLLOW_UPS2, "followups2.jsonl", true)] {
         for it in parse::<Item>(text, name)? {
             let asked = crate::transcript::pairs::strip_leading_acks(&it.question);
-            let said = crate::transcript::follow_up::is_follow_up(asked, &it.prev_question, &it.prev_answer);
+            let said = is_follow_up_with(asked, &it.prev_question, &it.prev_answer, || {
+                meaning(asked, &it.prev_question, &it.prev_answer)
+            });
             let r = &mut rows[row(&it.id)];
             let rate = match (it.follow_up, second) {
                 (true, false) => &mut r.follow_ups_attached,
@@ -55,7 +65,8 @@ mod tests {
     #[test]
     fn most_follow_ups_are_attached_and_new_questions_are_not() {
         let mut rows = [VerdictRow::default(), VerdictRow::default()];
-        follow_ups(&mut rows, &|k: &str| usize::from(!super::super::graded::is_test(k))).unwrap();
+        // The rules alone: no vectors here.
+        follow_ups(&mut rows, &|k: &str| usize::from(!super::super::graded::is_test(k)), &|_, _, _| None).unwrap();
         assert_eq!(rows.iter().map(|r| r.follow_ups2_attached.n + r.new_questions2_attached.n).sum::<usize>(), 120);
         for r in &rows {
             println!("{:?} {:?}", r.follow_ups_attached, r.new_questions_attached);

@@ -399,6 +399,11 @@ impl KbVectors {
         self.embedder.cached(&mut store, &prefixed, cancel)
     }
 
+    /// One passage's vector (an answer's), through the cache.
+    pub fn passage_vector(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        Ok(self.passages(&[text], &CancellationToken::new())?.pop().unwrap_or_default())
+    }
+
     /// A query's vector, through the cache: interview questions recur (every re-diagnosis of a
     /// transcript asks the same ones), and a cache hit costs far less than inference.
     pub fn query_vector(&self, text: &str) -> Result<Vec<f32>, EmbedError> {

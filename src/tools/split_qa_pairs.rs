@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
+use crate::transcript::follow_up_model;
 use crate::transcript::pairs::{self, QaPair};
 use crate::transcript::roles::{self, Role};
 use crate::transcript::Transcript;
@@ -38,7 +39,7 @@ impl Tool for SplitQaPairs {
     }
 }
 
-fn run(_ctx: &ToolContext, args: SplitQaPairsArgs) -> Result<SplitQaPairsOutput, ToolError> {
+fn run(ctx: &ToolContext, args: SplitQaPairsArgs) -> Result<SplitQaPairsOutput, ToolError> {
     let turn_roles = match args.turn_roles {
         Some(r) if r.len() == args.transcript.turns.len() => r,
         Some(r) => {
@@ -53,5 +54,13 @@ fn run(_ctx: &ToolContext, args: SplitQaPairsArgs) -> Result<SplitQaPairsOutput,
         }
         None => roles::detect(&args.transcript).turn_roles,
     };
-    Ok(SplitQaPairsOutput { pairs: pairs::split(&args.transcript, &turn_roles) })
+    // Follow-ups are told by meaning too where the knowledge base has vectors; by the rules alone
+    // where it cannot be loaded (splitting needs no base).
+    let kb = ctx.kb().ok();
+    let vectors = kb.as_ref().and_then(|k| k.vectors.as_ref());
+    let meaning = |q: &str, prev_q: &str, prev_a: &str| {
+        let v = vectors?;
+        follow_up_model::probability_of(q, prev_q, prev_a, &|t| v.query_vector(t).ok(), &|t| v.passage_vector(t).ok())
+    };
+    Ok(SplitQaPairsOutput { pairs: pairs::split_with(&args.transcript, &turn_roles, &meaning) })
 }

@@ -190,8 +190,21 @@ const CHALLENGE_ZH: &[&str] = &["不会", "会不会", "难道", "不都", "不�
 /// Words before the question proper ("Hmm, isn't…", "那…").
 const FILLERS: &[&str] = &["hmm", "so", "and", "but", "okay", "ok", "well", "right", "嗯", "那", "可是", "但是"];
 
-/// Whether `question` digs into the answer to `prev_question`.
+/// Whether `question` digs into the answer to `prev_question`, by the rules alone.
 pub fn is_follow_up(question: &str, prev_question: &str, prev_answer: &str) -> bool {
+    is_follow_up_with(question, prev_question, prev_answer, || None)
+}
+
+/// Whether `question` digs into the answer to `prev_question`: a question that opens a new topic
+/// or task never does; otherwise the rules, or the model by meaning (`follow_up_model`: its
+/// probability from `meaning`, asked only when the rules say no; None without vectors) from
+/// `FOLLOW_UP_MIN`.
+pub fn is_follow_up_with(
+    question: &str,
+    prev_question: &str,
+    prev_answer: &str,
+    meaning: impl FnOnce() -> Option<f64>,
+) -> bool {
     let lower = question.trim().to_lowercase();
     let head: String = lower.chars().take(40).collect();
     if NEW_TOPIC.iter().any(|m| head.contains(m)) || NEW_TASK.iter().any(|m| lower.contains(m)) {
@@ -206,6 +219,7 @@ pub fn is_follow_up(question: &str, prev_question: &str, prev_answer: &str) -> b
         || refers_back(&asked)
         || short_and_leaning(&asked, prev_question, prev_answer)
         || overlaps(question, prev_question, prev_answer)
+        || meaning().is_some_and(|p| p >= super::follow_up_model::FOLLOW_UP_MIN)
 }
 
 /// Most of the question's content words were in the previous pair.

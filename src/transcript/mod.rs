@@ -18,6 +18,7 @@ mod behaviour;
 mod cues;
 mod docx;
 pub mod follow_up;
+pub mod follow_up_model;
 mod labeled;
 mod markdown;
 mod markers;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::asking::asks;
 use super::behaviour::closing_turn;
-use super::follow_up::is_follow_up;
+use super::follow_up::is_follow_up_with;
 use super::phrases::{is_ack, is_backchannel, is_closing_invite, is_small_talk};
 use super::roles::Role;
 use super::text::join_turn;
@@ -52,6 +52,15 @@ impl Acc {
 /// the first real question, and the candidate's own questions after "Do you have any questions
 /// for us?", are not pairs.
 pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
+    split_with(t, roles, &|_, _, _| None)
+}
+
+/// How surely a question digs into the pair before it (question, previous question, previous
+/// answer), by meaning; None without vectors.
+pub type FollowUpMeaning<'a> = &'a dyn Fn(&str, &str, &str) -> Option<f64>;
+
+/// [`split`], follow-ups told by the rules and by `meaning` (`follow_up_model`).
+pub fn split_with(t: &Transcript, roles: &[Role], meaning: FollowUpMeaning<'_>) -> Vec<QaPair> {
     let mut pairs: Vec<QaPair> = Vec::new();
     let mut question: Option<Acc> = None;
     let mut answer: Option<Acc> = None;
@@ -71,7 +80,7 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
                     continue; // an acknowledgement or back-channel
                 }
                 if answer.is_some() {
-                    close(&mut pairs, question.take(), answer.take());
+                    close(&mut pairs, question.take(), answer.take(), meaning);
                 }
                 match question.as_mut() {
                     Some(q) => q.add(asked, turn.end_s),
@@ -90,11 +99,11 @@ pub fn split(t: &Transcript, roles: &[Role]) -> Vec<QaPair> {
             Role::Unknown => {}
         }
     }
-    close(&mut pairs, question, answer);
+    close(&mut pairs, question, answer, meaning);
     drop_opening_small_talk(pairs)
 }
 
-fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
+fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>, meaning: FollowUpMeaning<'_>) {
     let Some(q) = question else { return };
     // A turn that asks nothing is not a question: a closing remark with no answer ("Thanks, we'll
     // be in touch."), thanks the candidate answers in kind, or a remark in the middle of an answer
@@ -114,7 +123,12 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>) {
             }
         }
     }
-    let follow_up_of = pairs.last().filter(|prev| is_follow_up(&q.text, &prev.question, &prev.answer)).map(|p| p.index);
+    let follow_up_of = pairs
+        .last()
+        .filter(|prev| {
+            is_follow_up_with(&q.text, &prev.question, &prev.answer, || meaning(&q.text, &prev.question, &prev.answer))
+        })
+        .map(|p| p.index);
     let end = match &answer {
         Some(a) => a.end,
         None => q.end,
