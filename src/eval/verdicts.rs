@@ -26,7 +26,6 @@ use crate::kb::search::KbSearch;
 use crate::kb::KbError;
 use crate::lang::Lang;
 use crate::scoring::content::ContentScore;
-use crate::transcript::follow_up_model;
 
 const NEARMISS: &str = include_str!("../../data/eval/nearmiss.jsonl");
 const OUT_OF_BASE: &str = include_str!("../../data/eval/out_of_base.jsonl");
@@ -311,12 +310,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
         r.wrong_question_median = median(w);
     }
     kinds_and_turns(&mut rows, &row)?;
-    let vectors = s.vectors.as_ref();
-    let meaning = |q: &str, prev_q: &str, prev_a: &str| {
-        let v = vectors?;
-        follow_up_model::probability_of(q, prev_q, prev_a, &|t| v.query_vector(t).ok(), &|t| v.passage_vector(t).ok())
-    };
-    super::follow_ups::follow_ups(&mut rows, &row, &meaning)?;
+    super::follow_ups::follow_ups(&mut rows, &row, &crate::scoring::follow_up_meaning(Some(s)))?;
     Ok((rows.to_vec(), j.items))
 }
 

@@ -64,8 +64,8 @@ pub fn asks_story(kb: &KbSearch, question: &str) -> bool {
     }
 }
 
-/// Whether a question asks for a story by its wording alone ("tell me about a time...", "讲一次你...", "what's the
-/// hardest bug you've fixed?", "你做过最难的…").
+/// Whether a question asks for a story by its wording alone ("tell me about a time...", "讲一次
+/// 你...", "what's the hardest bug you've fixed?", "你做过最难的…").
 pub fn is_behavioral_question(question: &str) -> bool {
     // "Say you've got a 200K window" sets up a hypothetical, not a story.
     let q = question.to_lowercase().replace('\u{2019}', "'").replace("you've got", "");

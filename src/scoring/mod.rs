@@ -190,6 +190,18 @@ pub fn assess_among(
     Ok((Some(first), score))
 }
 
+/// How surely a question digs into the pair before it, by meaning (`transcript::follow_up_model`),
+/// with the base's embedder and its cache; None without vectors.
+pub fn follow_up_meaning(kb: Option<&KbSearch>) -> impl Fn(&str, &str, &str) -> Option<f64> + '_ {
+    let vectors = kb.and_then(|k| k.vectors.as_ref());
+    move |q: &str, prev_q: &str, prev_a: &str| {
+        let v = vectors?;
+        crate::transcript::follow_up_model::probability_of(q, prev_q, prev_a, &|t| v.query_vector(t).ok(), &|t| {
+            v.passage_vector(t).ok()
+        })
+    }
+}
+
 /// The whole verdict on an answer to a question as asked: the base searched for the question, the
 /// reference chosen (or none), and the content score. What `analyze_content` and the evaluation
 /// both run.

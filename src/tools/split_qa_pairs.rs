@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Tool, ToolContext, ToolError};
-use crate::transcript::follow_up_model;
+use crate::models::Models;
 use crate::transcript::pairs::{self, QaPair};
 use crate::transcript::roles::{self, Role};
 use crate::transcript::Transcript;
@@ -54,13 +54,10 @@ fn run(ctx: &ToolContext, args: SplitQaPairsArgs) -> Result<SplitQaPairsOutput, 
         }
         None => roles::detect(&args.transcript).turn_roles,
     };
-    // Follow-ups are told by meaning too where the knowledge base has vectors; by the rules alone
-    // where it cannot be loaded (splitting needs no base).
-    let kb = ctx.kb().ok();
-    let vectors = kb.as_ref().and_then(|k| k.vectors.as_ref());
-    let meaning = |q: &str, prev_q: &str, prev_a: &str| {
-        let v = vectors?;
-        follow_up_model::probability_of(q, prev_q, prev_a, &|t| v.query_vector(t).ok(), &|t| v.passage_vector(t).ok())
-    };
+    // Follow-ups are told by meaning too where the models are provisioned (the base's embedder and
+    // its cache); by the rules alone otherwise, or where the base cannot be loaded: splitting
+    // needs no base.
+    let kb = Models::new(&ctx.config).is_provisioned().then(|| ctx.kb().ok()).flatten();
+    let meaning = crate::scoring::follow_up_meaning(kb.as_deref());
     Ok(SplitQaPairsOutput { pairs: pairs::split_with(&args.transcript, &turn_roles, &meaning) })
 }
