@@ -74,8 +74,11 @@ fn the_verdict_sets_test_half_holds() {
     assert!(share(&test.story_question_recognised) >= 0.8, "behavioral questions recognised");
     assert!(share(&test.story_questions_apart) >= 0.85, "story questions written apart recognised");
     assert!(share(&test.technical_taken_for_story) <= 0.1, "technical questions taken for story questions");
-    assert!(share(&test.story_off_topic) <= 0.25, "stories told to behavioral questions called off-topic");
-    assert!(share(&test.story_over_poorer) >= 0.75, "stories above poorer answers");
+    // With no reference, a story question's answers are held to a relevance cut of their own
+    // (`scoring::relevance::RELEVANT_MIN_STORY`): stories called off-topic 3 -> 2 of 24, stories
+    // above poorer answers 62 -> 67 of 72.
+    assert!(share(&test.story_off_topic) <= 0.15, "stories told to behavioral questions called off-topic");
+    assert!(share(&test.story_over_poorer) >= 0.88, "stories above poorer answers");
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
 }

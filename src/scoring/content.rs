@@ -159,7 +159,10 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
-    let cut = super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported()));
+    let cut = match inp.reference {
+        None if inp.asks_story => super::relevance::RELEVANT_MIN_STORY,
+        _ => super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported())),
+    };
     let relevant = relevance.is_none_or(|p| p >= cut);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
