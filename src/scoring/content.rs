@@ -153,16 +153,22 @@ const FLOOR_ON_TOPIC: u32 = 25;
 /// 0.462, sound answers under 25 30 of 243 before and after.
 const RESTATES_MIN: f64 = 0.4;
 
+/// The relevance below which the answer does not address the question: a story question's answer
+/// with no reference has a cut of its own (`relevance::RELEVANT_MIN_STORY`).
+fn relevance_cut(inp: &Inputs<'_>) -> f64 {
+    match inp.reference {
+        None if inp.asks_story => super::relevance::RELEVANT_MIN_STORY,
+        _ => super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported())),
+    }
+}
+
 pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let tx = Texts(inp.lang);
     let normalized = normalize_numbers(inp.answer);
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
     let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
-    let cut = match inp.reference {
-        None if inp.asks_story => super::relevance::RELEVANT_MIN_STORY,
-        _ => super::relevance::threshold(inp.reference.is_some(), inp.reference.is_some_and(|e| e.is_imported())),
-    };
+    let cut = relevance_cut(inp);
     let relevant = relevance.is_none_or(|p| p >= cut);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
