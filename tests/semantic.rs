@@ -5,6 +5,7 @@
 use interview_doctor::eval;
 use interview_doctor::kb::search::{KbSearch, SearchMode, VECTOR_RELEVANCE_MIN};
 use interview_doctor::kb::KnowledgeBase;
+use interview_doctor::lang::Lang;
 use interview_doctor::models::Models;
 
 use crate::common::*;
@@ -194,6 +195,31 @@ fn a_shared_rare_word_is_not_the_same_question() {
         assert!(same.is_none(), "{q}: matched {same:?} among {hits:?}");
     }
     // The same engine still matches the base's question reworded.
+    let q = "How would you choose between prompt engineering, RAG and fine-tuning when an agent underperforms?";
+    let hits = interview_doctor::scoring::references(s, q, &cancel).unwrap();
+    let same = interview_doctor::scoring::same_question(&hits).map(|h| h.id.clone());
+    assert_eq!(same.as_deref(), Some("model-capability-007"), "{hits:?}");
+}
+
+/// A question from outside the base's field (`scoring::field`) is matched to no entry: before,
+/// "TCP congestion control" was taken for "what is an AI agent?" and "what is a race condition?"
+/// for a behavioral entry, and a poor answer was then told to answer those. The field's own
+/// question, reworded, is still matched.
+#[test]
+fn a_question_from_outside_the_field_is_matched_to_no_entry() {
+    let s = engine();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    for (q, lang) in
+        [("讲讲 TCP 的拥塞控制是怎么工作的？", Lang::Zh), ("What is a race condition? Give an example.", Lang::En)]
+    {
+        let hits = interview_doctor::scoring::references(s, q, &cancel).unwrap();
+        let same = interview_doctor::scoring::same_question(&hits).map(|h| h.id.clone());
+        assert!(same.is_none(), "{q}: matched {same:?} among {hits:?}");
+        let (_, chosen, score) =
+            interview_doctor::scoring::assess_question(s, q, "I would look at the logs and check it.", lang, &cancel)
+                .unwrap();
+        assert!(chosen.is_none(), "{q}: scored against {chosen:?} ({})", score.improvement);
+    }
     let q = "How would you choose between prompt engineering, RAG and fine-tuning when an agent underperforms?";
     let hits = interview_doctor::scoring::references(s, q, &cancel).unwrap();
     let same = interview_doctor::scoring::same_question(&hits).map(|h| h.id.clone());

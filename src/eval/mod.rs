@@ -5,9 +5,11 @@ pub mod external;
 mod follow_ups;
 pub mod graded;
 pub mod interviews;
+mod out_of_field;
 pub mod retrieval;
 pub mod sets;
 mod stories;
+mod turns;
 pub mod verdicts;
 
 use std::collections::BTreeMap;

@@ -13,7 +13,10 @@
 //!   so that some are in it and some are not;
 //! - `question_kinds.jsonl`: introductions, reading, logistics, small talk, closings, motivation;
 //! - `turns.jsonl`, `turns_holdout.jsonl`: interviewer turns that ask, that only remark, and
-//!   follow-ups (all fitting); `turns_holdout2.jsonl`: 120 more, written afterwards, the test.
+//!   follow-ups (all fitting); `turns_holdout2.jsonl`: 120 more, written afterwards, the test
+//!   (these two kinds of set are judged in `eval::turns`);
+//! - `out_of_field_fit.jsonl`, `out_of_field_heldout.jsonl`: questions from outside the field,
+//!   only matched (`eval::out_of_field`); behavioral questions: `eval::stories`.
 //!
 //! Rows are split by a hash of their key (`graded::is_test`): constants are chosen on the fitting
 //! half; the test half is what is reported.
@@ -33,11 +36,6 @@ const CHOICE: &str = include_str!("../../data/eval/choice.jsonl");
 const CHOICE_OUTSIDE: &str = include_str!("../../data/eval/choice_outside.jsonl");
 const CHOICE_THIRD: &str = include_str!("../../data/eval/choice_third.jsonl");
 const CHOICE_SHORT: &str = include_str!("../../data/eval/choice_short.jsonl");
-const KINDS: &str = include_str!("../../data/eval/question_kinds.jsonl");
-const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
-const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
-const TURNS_FIT3: &str = include_str!("../../data/eval/turns_fit3.jsonl");
-const TURNS_HOLDOUT2: &str = include_str!("../../data/eval/turns_holdout2.jsonl");
 
 #[derive(Debug, Clone, Deserialize)]
 struct NearMiss {
@@ -78,22 +76,6 @@ struct ShortChoice {
     question: String,
     right: String,
     wrong: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct Kind {
-    kind: String,
-    lang: Lang,
-    question: String,
-    answer: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct TurnRow {
-    lang: Lang,
-    text: String,
-    is_question: bool,
-    kind: String,
 }
 
 /// `hits` of `n`.
@@ -192,6 +174,9 @@ pub struct VerdictRow {
     /// technical ones taken for story questions.
     pub story_questions_apart: Rate,
     pub technical_taken_for_story: Rate,
+    /// Questions from outside the base's field matched to an entry as the same question (the
+    /// fitting file in the fitting row, the held-out one in the test row).
+    pub out_of_field_matched: Rate,
     pub story_over_other_theme: Rate,
     pub story_over_poorer: Rate,
     pub story_technical_caught: Rate,
@@ -237,6 +222,32 @@ pub(super) struct Judge<'a> {
 impl Judge<'_> {
     pub(super) fn kb(&self) -> &KbSearch {
         self.s
+    }
+
+    /// Match `question` to the base as the product does before any answer is heard (the entry
+    /// taken for the same question, if any), and keep the item.
+    pub(super) fn match_only(
+        &mut self,
+        set: &'static str,
+        key: &str,
+        test: bool,
+        question: &str,
+        entry: Option<&str>,
+    ) -> Result<Option<String>, KbError> {
+        let hits = crate::scoring::references(self.s, question, self.cancel)?;
+        let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
+        self.items.push(VerdictItem {
+            set,
+            key: key.to_string(),
+            test,
+            question: question.to_string(),
+            chosen: matched.clone(),
+            entry: entry.map(str::to_string),
+            hits: serde_json::to_value(&hits).unwrap_or_default(),
+            content: None,
+            unreferenced: None,
+        });
+        Ok(matched)
     }
 
     /// Whether a quiz item's marked option scores above its distractor.
@@ -305,11 +316,12 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
     choices(&mut j, &mut rows, &row, &mut wrong_question)?;
     short_choices(&mut j, &mut rows, &row)?;
     super::stories::stories(&mut j, &mut rows, &row)?;
+    super::out_of_field::out_of_field(&mut j, &mut rows)?;
     for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
         w.sort_by(f64::total_cmp);
         r.wrong_question_median = median(w);
     }
-    kinds_and_turns(&mut rows, &row)?;
+    super::turns::kinds_and_turns(&mut rows, &row)?;
     super::follow_ups::follow_ups(&mut rows, &row, &crate::scoring::follow_up_meaning(Some(s)))?;
     Ok((rows.to_vec(), j.items))
 }
@@ -328,44 +340,19 @@ fn median(sorted: &[f64]) -> f64 {
 
 /// The base's own held-out paraphrases (never indexed): matched as the same question as their entry.
 fn kb_paraphrases(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
-    for e in &j.s.kb.entries {
-        for q in &e.eval_paraphrases {
-            let hits = crate::scoring::references(j.s, q, j.cancel)?;
-            let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
-            rows[row(&e.id)].kb_paraphrase_matched.add(matched.as_deref() == Some(e.id.as_str()));
-            j.items.push(VerdictItem {
-                set: "kb-paraphrase",
-                key: e.id.clone(),
-                test: is_test(&e.id),
-                question: q.clone(),
-                chosen: matched,
-                entry: Some(e.id.clone()),
-                hits: serde_json::to_value(&hits).unwrap_or_default(),
-                content: None,
-                unreferenced: None,
-            });
-        }
+    let asked: Vec<(String, String)> =
+        j.s.kb.entries.iter().flat_map(|e| e.eval_paraphrases.iter().map(|q| (e.id.clone(), q.clone()))).collect();
+    for (id, q) in asked {
+        let matched = j.match_only("kb-paraphrase", &id, is_test(&id), &q, Some(&id))?;
+        rows[row(&id)].kb_paraphrase_matched.add(matched.as_deref() == Some(id.as_str()));
     }
     Ok(())
 }
 
 fn near_misses(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
     for m in parse::<NearMiss>(NEARMISS, "nearmiss.jsonl")? {
-        let r = &mut rows[row(&m.entry)];
-        let hits = crate::scoring::references(j.s, &m.paraphrase, j.cancel)?;
-        let matched = crate::scoring::same_question(&hits).map(|h| h.id.clone());
-        r.paraphrase_matched.add(matched.as_deref() == Some(m.entry.as_str()));
-        j.items.push(VerdictItem {
-            set: "paraphrase",
-            key: m.entry.clone(),
-            test: is_test(&m.entry),
-            question: m.paraphrase.clone(),
-            chosen: matched,
-            entry: Some(m.entry.clone()),
-            hits: serde_json::to_value(&hits).unwrap_or_default(),
-            content: None,
-            unreferenced: None,
-        });
+        let matched = j.match_only("paraphrase", &m.entry, is_test(&m.entry), &m.paraphrase, Some(&m.entry))?;
+        rows[row(&m.entry)].paraphrase_matched.add(matched.as_deref() == Some(m.entry.as_str()));
         let (chosen, good) =
             j.judge("near-miss-good", &m.entry, &m.near_miss, &m.near_miss_answer, m.lang, Some(&m.entry))?;
         let (weak_chosen, weak) =
@@ -484,37 +471,6 @@ fn short_choices(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&st
                 Lang::Zh => zh.add(won),
                 Lang::En => en.add(won),
             }
-        }
-    }
-    Ok(())
-}
-
-fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
-    for k in parse::<Kind>(KINDS, "question_kinds.jsonl")? {
-        let _ = (&k.answer, k.lang);
-        // Motivation ("why us?") has an entry of its own in the base: not a kind apart.
-        if k.kind == "motivation" {
-            continue;
-        }
-        rows[row(&k.question)].kinds_recognised.add(crate::scoring::kind::of(&k.question).is_some());
-    }
-    // The rules were written looking at every row of `turns.jsonl`, then of `turns_holdout.jsonl`
-    // (the test until its misses were read) and of `turns_fit3.jsonl` (remarks that end in "?"):
-    // all three are the fitting part. `turns_holdout2.jsonl`, written apart and read only by this
-    // code, is the test.
-    let fit = parse::<TurnRow>(TURNS, "turns.jsonl")?
-        .into_iter()
-        .chain(parse::<TurnRow>(TURNS_HOLDOUT, "turns_holdout.jsonl")?)
-        .chain(parse::<TurnRow>(TURNS_FIT3, "turns_fit3.jsonl")?);
-    let held = parse::<TurnRow>(TURNS_HOLDOUT2, "turns_holdout2.jsonl")?.into_iter().map(|t| (0, t));
-    let fit = fit.map(|t| (1, t));
-    for (part, t) in fit.chain(held) {
-        let _ = (t.lang, &t.kind);
-        let asks = crate::transcript::asking::asks(&t.text);
-        let r = &mut rows[part];
-        r.turns_right.add(asks == t.is_question);
-        if !t.is_question {
-            r.statements_taken_for_questions.add(asks);
         }
     }
     Ok(())

@@ -16,10 +16,9 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
-use serde::Deserialize;
-
+use super::vector_model::VectorModel;
 use crate::kb::search::KbSearch;
+use regex::Regex;
 
 /// From this probability the model says the question asks for a story. Chosen by 5-fold
 /// cross-validation on the fitting data (214 story questions, 1417 others, among them 50 questions
@@ -28,26 +27,13 @@ use crate::kb::search::KbSearch;
 /// structure): at 0.9, 79% of the stories and 4 others (0.3%); 0.7: 89.7% and 12; 0.5: 92.1% and 23.
 pub const STORY_MIN: f64 = 0.9;
 
-#[derive(Deserialize)]
-struct Model {
-    scale: f64,
-    bias: f64,
-    weights: Vec<f64>,
-}
-
-static MODEL: LazyLock<Option<Model>> =
-    LazyLock::new(|| serde_json::from_str(include_str!("../../data/models/story_question.json")).ok());
+static MODEL: LazyLock<Option<VectorModel>> =
+    LazyLock::new(|| VectorModel::parse(include_str!("../../data/models/story_question.json")));
 
 /// The probability that a question with this e5 query vector asks for a story; None when the
 /// vector is not of the model's size.
 pub fn probability(vector: &[f32]) -> Option<f64> {
-    let m = MODEL.as_ref().filter(|m| m.weights.len() == vector.len())?;
-    let norm = vector.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
-    if norm == 0.0 {
-        return None;
-    }
-    let z = m.bias + m.weights.iter().zip(vector).map(|(w, x)| w * f64::from(*x) * m.scale / norm).sum::<f64>();
-    Some(1.0 / (1.0 + (-z).exp()))
+    MODEL.as_ref()?.probability(vector)
 }
 
 /// Whether `question` asks for a story: by its meaning where the base has vectors, else by its

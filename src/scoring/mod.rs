@@ -6,6 +6,7 @@ pub mod blend;
 pub mod content;
 pub mod coverage;
 pub mod depth;
+pub mod field;
 pub mod habits;
 pub mod kind;
 pub mod matching;
@@ -17,6 +18,7 @@ pub mod speech;
 pub mod star;
 pub mod text;
 pub mod unreferenced;
+pub mod vector_model;
 
 use crate::kb::evidence::Evidence;
 use crate::kb::search::{KbSearch, SearchHit};
@@ -254,10 +256,21 @@ pub fn asking_part(question: &str) -> &str {
 }
 
 /// The base's candidate references for a question as asked, best first, each with how well its
-/// expert answer fits the question (what tells the same question from a neighbour).
+/// expert answer fits the question (what tells the same question from a neighbour). A question
+/// outside the base's field ([`field::outside`]) keeps only the entries certainly the same
+/// question ([`MATCH_CERTAIN`]): the rest only share its words or its shape.
 pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> Result<Vec<SearchHit>, KbError> {
     let mut hits = kb.references_for(question)?;
     kb.answer_fit(question, &mut hits, cancel)?;
+    if !hits.is_empty() && field::outside(kb, question) {
+        let certain: Vec<bool> =
+            (0..hits.len()).map(|k| matching::probability(&hits, k).is_some_and(|p| p >= MATCH_CERTAIN)).collect();
+        let mut k = 0;
+        hits.retain(|_| {
+            k += 1;
+            certain[k - 1]
+        });
+    }
     Ok(hits)
 }
 

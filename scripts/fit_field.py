@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# Fit the "in the base's field" question model (src/scoring/field.rs): logistic regression on the
+# e5 query vector of a question, written to data/models/field.json. In the field: the base's
+# technical questions (every wording) and, from the fitting halves of data/eval, the near-miss
+# questions and paraphrases and the out-of-base agent-engineering questions. Outside it:
+# data/eval/out_of_field_fit.jsonl and the fitting halves of the database, networking, operating
+# systems, testing, web and architecture banks. Behavioral questions are left out (a story question
+# is matched whatever its field). out_of_field_heldout.jsonl is not read.
+# Usage: python scripts/fit_field.py MODELS_DIR [--cv]
+import glob, hashlib, json, sys, tomllib
+import numpy as np
+from e5 import E5, train, cross_validated
+
+L2, SCALE = 1e-3, 10.0
+
+
+def rows(name): return [json.loads(l) for l in open(f"data/eval/{name}")]
+def fitting(key): return hashlib.sha256(key.encode()).digest()[0] % 2 == 0
+
+
+pos, neg = [], [r["question"] for r in rows("out_of_field_fit.jsonl")]
+behavioral = set()
+for f in sorted(glob.glob("knowledge_base/*/*.toml")):
+    d = tomllib.load(open(f, "rb"))
+    if d.get("dimension") == "behavioral":
+        behavioral.add(d["id"])
+        continue
+    pos += [d[k] for k in ("question", "question_en") if k in d] + d.get("paraphrases", [])
+for r in rows("nearmiss.jsonl"):
+    if r["entry"] not in behavioral and fitting(r["entry"]): pos += [r["paraphrase"], r["near_miss"]]
+pos += [r["question"] for r in rows("out_of_base.jsonl") if fitting(r["id"])]
+for name in ("dev_bank.jsonl", "sag_bank_arch.jsonl", "sag_bank_en.jsonl", "sag_bank_web.jsonl", "sag_bank_zh.jsonl"):
+    neg += [r["question"] for r in rows(name) if fitting(r["id"])]
+pos, neg = sorted(set(pos)), sorted(set(neg) - set(pos))
+if __name__ == "__main__":
+    e5 = E5(sys.argv[1])
+    X = np.array([e5.vector(q) for q in pos + neg]) * SCALE
+    y = np.array([1.0] * len(pos) + [0.0] * len(neg))
+    print(f"{len(pos)} in the field, {len(neg)} outside", file=sys.stderr)
+    if "--cv" in sys.argv:
+        p = cross_validated(X, y, L2)
+        for cut in (0.1, 0.2, 0.3, 0.5, 0.7):
+            print(f"5-fold, cut {cut}: in the field kept {(p[y == 1] >= cut).mean():.3f}, "
+                  f"outside kept {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
+    w, b = train(X, y, L2)
+    json.dump({"scale": SCALE, "bias": round(float(b), 5), "weights": [round(float(x), 5) for x in w]},
+              open("data/models/field.json", "w"))
+    held = [json.loads(l)["question"] for l in open("data/eval/out_of_field_heldout.jsonl")]
+    H = np.array([e5.vector(q) for q in held]) * SCALE
+    ph = 1 / (1 + np.exp(-(H @ w + b)))
+    for cut in (0.1, 0.2, 0.3, 0.5, 0.7):
+        print(f"held out, cut {cut}: outside kept {int((ph >= cut).sum())} of {len(held)}")
