@@ -131,6 +131,12 @@ impl QuestionRows {
             .map(|row| dot(row, query))
             .fold(f32::MIN, f32::max)
     }
+
+    /// The vector of an entry's first phrasing (its question as written).
+    pub fn first_row(&self, entry: usize) -> Option<&[f32]> {
+        let start = self.row_entry.partition_point(|&e| e < entry);
+        (self.row_entry.get(start) == Some(&entry)).then(|| self.rows.get(start * self.dim..(start + 1) * self.dim))?
+    }
 }
 
 /// Answer-side vectors of one entry, each field in every language the entry has (Chinese first).
@@ -413,6 +419,12 @@ impl KbVectors {
         Ok(self.embedder.cached(&mut store, &[format!("query: {text}")], &never)?.pop().unwrap_or_default())
     }
 
+    /// The vector of an entry's question as written (a `query: ` vector, as [`Self::query_vector`]
+    /// gives for the same text).
+    pub fn question_vector(&self, entry: usize) -> Option<&[f32]> {
+        self.questions.first_row(entry)
+    }
+
     pub fn rows(&self) -> usize {
         self.questions.row_entry.len()
     }
@@ -480,6 +492,17 @@ mod tests {
             exact.truncate(50);
             assert_eq!(m.rank(q, allow, 50), exact, "query {qi}");
         }
+    }
+
+    #[test]
+    fn an_entrys_first_row_is_its_question_as_written() {
+        let rows = vectors(5, 8, 11);
+        // Entry 0 has two phrasings, entry 1 none, entry 2 three.
+        let m = QuestionRows::new(&rows, vec![0, 0, 2, 2, 2], vec![None; 5]);
+        assert_eq!(m.first_row(0), Some(rows[0].as_slice()));
+        assert_eq!(m.first_row(1), None);
+        assert_eq!(m.first_row(2), Some(rows[2].as_slice()));
+        assert_eq!(m.first_row(3), None);
     }
 
     #[test]

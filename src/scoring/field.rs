@@ -11,7 +11,9 @@
 //! `scripts/fit_field.py` on the base's technical questions and the fitting halves of
 //! `data/eval`'s agent-engineering questions against `data/eval/out_of_field_fit.jsonl` and the
 //! fitting halves of the database, networking, OS, testing, web and architecture banks). A story
-//! question is of no field: it is matched as before.
+//! question is of no field: it is matched as before. The model describes the shipped base: an
+//! entry whose own question it puts outside (an imported bank, a base a user wrote on another
+//! subject) is matched as before.
 
 use std::sync::LazyLock;
 
@@ -39,4 +41,12 @@ pub fn probability(vector: &[f32]) -> Option<f64> {
 pub fn outside(kb: &KbSearch, question: &str) -> bool {
     let p = kb.vectors.as_ref().and_then(|v| v.query_vector(question).ok()).and_then(|v| probability(&v));
     p.is_some_and(|p| p < FIELD_MIN) && !super::asks_story::asks_story(kb, question)
+}
+
+/// Whether the entry at `index` is of the field by its own question: an imported entry, or one a
+/// user wrote on another subject, is not, and the field says nothing of questions matched to it.
+pub fn entry_inside(kb: &KbSearch, index: usize) -> bool {
+    let imported = kb.kb.entries.get(index).is_none_or(|e| e.is_imported());
+    let p = kb.vectors.as_ref().and_then(|v| v.question_vector(index)).and_then(probability);
+    !imported && p.is_some_and(|p| p >= FIELD_MIN)
 }
