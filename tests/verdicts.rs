@@ -24,9 +24,11 @@ fn the_verdict_sets_test_half_holds() {
     // options 0.600 and 0.636 (0.657 and 0.606 before it), kinds 0.955.
     assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
     assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
-    // Questions from outside the field, written apart and read by nothing fitted (2026-12-06):
-    // 67 of 120 matched to an entry before `scoring::field`, 23 after.
-    assert!(share(&test.out_of_field_matched) <= 0.25, "questions outside the field matched to an entry");
+    // Questions from outside the field (test half, 2026-12-06): 40.4% of 198 matched to an entry
+    // before `scoring::field`, 19.7% after; questions of the field taken for outside ones: 2.8%
+    // of 180 (most of them not in the base, so no reference lost).
+    assert!(share(&test.out_of_field_matched) <= 0.27, "questions outside the field matched to an entry");
+    assert!(share(&test.in_field_put_outside) <= 0.07, "questions of the field taken for outside ones");
     // Measured 2026-12-05: 0.255 and 0.391. Known weak spots (an answer that does not show what was
     // asked cannot doubt a wrong match), guarded against getting worse.
     assert!(share(&test.near_miss_weak_wrong_reference) <= 0.4, "weak near-miss answers given the neighbour");

@@ -15,7 +15,7 @@
 //! - `turns.jsonl`, `turns_holdout.jsonl`: interviewer turns that ask, that only remark, and
 //!   follow-ups (all fitting); `turns_holdout2.jsonl`: 120 more, written afterwards, the test
 //!   (these two kinds of set are judged in `eval::turns`);
-//! - `out_of_field_fit.jsonl`, `out_of_field_heldout.jsonl`: questions from outside the field,
+//! - `out_of_field_*.jsonl`, `in_field_halves.jsonl`: questions from outside the field and in it,
 //!   only matched (`eval::out_of_field`); behavioral questions: `eval::stories`.
 //!
 //! Rows are split by a hash of their key (`graded::is_test`): constants are chosen on the fitting
@@ -174,9 +174,10 @@ pub struct VerdictRow {
     /// technical ones taken for story questions.
     pub story_questions_apart: Rate,
     pub technical_taken_for_story: Rate,
-    /// Questions from outside the base's field matched to an entry as the same question (the
-    /// fitting file in the fitting row, the held-out one in the test row).
+    /// Questions from outside the base's field matched to an entry as the same question.
     pub out_of_field_matched: Rate,
+    /// Questions of the field taken for outside ones (`scoring::field`).
+    pub in_field_put_outside: Rate,
     pub story_over_other_theme: Rate,
     pub story_over_poorer: Rate,
     pub story_technical_caught: Rate,
@@ -316,7 +317,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
     choices(&mut j, &mut rows, &row, &mut wrong_question)?;
     short_choices(&mut j, &mut rows, &row)?;
     super::stories::stories(&mut j, &mut rows, &row)?;
-    super::out_of_field::out_of_field(&mut j, &mut rows)?;
+    super::out_of_field::out_of_field(&mut j, &mut rows, &row)?;
     for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
         w.sort_by(f64::total_cmp);
         r.wrong_question_median = median(w);
