@@ -1,5 +1,6 @@
 # multilingual-e5-small vectors from the models folder (the int8 ONNX file ivd uses), mean pooled
 # and normalised as `kb::embed` does; and the logistic regression the fit_*.py scripts share.
+import json, sys
 import numpy as np, onnxruntime as ort
 from tokenizers import Tokenizer
 
@@ -38,3 +39,20 @@ def cross_validated(X, y, l2, folds=5):
         m = np.ones(len(y), bool); m[f] = False
         w, b = train(X[m], y[m], l2); p[f] = 1 / (1 + np.exp(-(X[f] @ w + b)))
     return p
+
+
+def fit_question_model(e5, pos, neg, l2, scale, path, cuts, names):
+    """Fit a logistic model on the query vectors of `pos` (1) and `neg` (0); with --cv, print a
+    5-fold cross-validation at each cut (names: what each class is called); write the model as
+    the Rust side reads it (`scoring::vector_model`) to `path`. Returns (w, b)."""
+    X = np.array([e5.vector(q) for q in pos + neg]) * scale
+    y = np.array([1.0] * len(pos) + [0.0] * len(neg))
+    print(f"{len(pos)} {names[0]}, {len(neg)} {names[1]}", file=sys.stderr)
+    if "--cv" in sys.argv:
+        p = cross_validated(X, y, l2)
+        for cut in cuts:
+            print(f"5-fold, cut {cut}: {names[0]} {(p[y == 1] >= cut).mean():.3f}, "
+                  f"{names[1]} taken {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
+    w, b = train(X, y, l2)
+    json.dump({"scale": scale, "bias": round(float(b), 5), "weights": [round(float(x), 5) for x in w]}, open(path, "w"))
+    return w, b

@@ -11,7 +11,7 @@
 # Usage: python scripts/fit_field.py MODELS_DIR [--cv]
 import glob, hashlib, json, sys, tomllib
 import numpy as np
-from e5 import E5, train, cross_validated
+from e5 import E5, fit_question_model
 
 L2, SCALE = 1e-3, 10.0
 
@@ -38,17 +38,8 @@ for name in ("dev_bank.jsonl", "sag_bank_arch.jsonl", "sag_bank_en.jsonl", "sag_
 pos, neg = sorted(set(pos)), sorted(set(neg) - set(pos))
 if __name__ == "__main__":
     e5 = E5(sys.argv[1])
-    X = np.array([e5.vector(q) for q in pos + neg]) * SCALE
-    y = np.array([1.0] * len(pos) + [0.0] * len(neg))
-    print(f"{len(pos)} in the field, {len(neg)} outside", file=sys.stderr)
-    if "--cv" in sys.argv:
-        p = cross_validated(X, y, L2)
-        for cut in (0.1, 0.15, 0.2, 0.3, 0.5):
-            print(f"5-fold, cut {cut}: in the field kept {(p[y == 1] >= cut).mean():.3f}, "
-                  f"outside kept {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
-    w, b = train(X, y, L2)
-    json.dump({"scale": SCALE, "bias": round(float(b), 5), "weights": [round(float(x), 5) for x in w]},
-              open("data/models/field.json", "w"))
+    w, b = fit_question_model(e5, pos, neg, L2, SCALE, "data/models/field.json", (0.1, 0.15, 0.2, 0.3, 0.5),
+                              ("in the field", "outside"))
     for name in ("out_of_field_halves.jsonl", "in_field_halves.jsonl"):
         held = [r["question"] for r in rows(name) if not fitting(r["id"])]
         ph = 1 / (1 + np.exp(-(np.array([e5.vector(q) for q in held]) * SCALE @ w + b)))

@@ -9,7 +9,7 @@
 #   python scripts/fit_story_question.py MODELS_DIR [--cv]
 import glob, json, sys, tomllib
 import numpy as np
-from e5 import E5, train, cross_validated
+from e5 import E5, fit_question_model
 
 L2, SCALE = 1e-3, 10.0
 e5 = E5(sys.argv[1])
@@ -34,14 +34,5 @@ for name in ("choice.jsonl", "choice_outside.jsonl", "choice_short.jsonl", "choi
 # A behavioral entry's reworded and near-miss questions ask for stories too.
 for r in rows("nearmiss.jsonl"): (pos if r["entry"] in behavioral else neg).extend([r["paraphrase"], r["near_miss"]])
 pos, neg = sorted(set(pos)), sorted(set(neg) - set(pos))
-X = np.array([e5.vector(q) for q in pos + neg]) * SCALE
-y = np.array([1.0] * len(pos) + [0.0] * len(neg))
-print(f"{len(pos)} story questions, {len(neg)} others", file=sys.stderr)
-if "--cv" in sys.argv:
-    p = cross_validated(X, y, L2)
-    for cut in (0.5, 0.6, 0.7, 0.8, 0.9):
-        print(f"5-fold, cut {cut}: stories {(p[y == 1] >= cut).mean():.3f}, "
-              f"others taken {int((p[y == 0] >= cut).sum())} of {int((y == 0).sum())}")
-w, b = train(X, y, L2)
-json.dump({"scale": SCALE, "bias": round(float(b), 5), "weights": [round(float(x), 5) for x in w]},
-          open("data/models/story_question.json", "w"))
+fit_question_model(e5, pos, neg, L2, SCALE, "data/models/story_question.json", (0.5, 0.6, 0.7, 0.8, 0.9),
+                   ("story questions", "others"))
