@@ -8,7 +8,6 @@
 # Usage (the Python of scripts/browser_check.py's venv has what it needs):
 #   python scripts/fit_story_question.py MODELS_DIR [--cv]
 import glob, json, sys, tomllib
-
 from e5 import E5, fit_question_model
 
 L2, SCALE = 1e-3, 10.0
