@@ -269,11 +269,8 @@ pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> 
                 !inside || matching::probability(&hits, k).is_some_and(|p| p >= MATCH_CERTAIN)
             })
             .collect();
-        let mut k = 0;
-        hits.retain(|_| {
-            k += 1;
-            keep[k - 1]
-        });
+        let mut keep = keep.into_iter();
+        hits.retain(|_| keep.next().unwrap_or(true));
     }
     Ok(hits)
 }
