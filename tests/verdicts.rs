@@ -25,10 +25,11 @@ fn the_verdict_sets_test_half_holds() {
     assert!(share(&test.near_miss_wrong_reference) <= 0.2, "near misses given their neighbour");
     assert!(share(&test.out_of_base_wrong_reference) <= 0.15, "out-of-base questions given a reference");
     // Questions from outside the field (test half, 2026-12-06): 40.4% of 198 matched to an entry
-    // before `scoring::field`, 19.7% after; questions of the field taken for outside ones: 2.8%
-    // of 180 (most of them not in the base, so no reference lost).
-    assert!(share(&test.out_of_field_matched) <= 0.27, "questions outside the field matched to an entry");
-    assert!(share(&test.in_field_put_outside) <= 0.07, "questions of the field taken for outside ones");
+    // before `scoring::field`, 19.7% with the cut at 0.1 alone, 11.1% with doubtful questions
+    // held to a sure match too; questions of the field held to a surer match: 8.9% of 180 (most
+    // of them not in the base, so no reference lost).
+    assert!(share(&test.out_of_field_matched) <= 0.17, "questions outside the field matched to an entry");
+    assert!(share(&test.in_field_put_outside) <= 0.15, "questions of the field held to a surer match");
     // Measured 2026-12-05: 0.255 and 0.391. Known weak spots (an answer that does not show what was
     // asked cannot doubt a wrong match), guarded against getting worse.
     assert!(share(&test.near_miss_weak_wrong_reference) <= 0.4, "weak near-miss answers given the neighbour");

@@ -152,7 +152,7 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("good near-miss answers above weak ones", pct(&v.near_miss_good_over_weak)),
             ("out-of-base questions given a reference (good answers)", pct(&v.out_of_base_wrong_reference)),
             ("questions outside the field matched to an entry", pct(&v.out_of_field_matched)),
-            ("  questions of the field taken for outside ones", pct(&v.in_field_put_outside)),
+            ("  questions of the field held to a surer match", pct(&v.in_field_put_outside)),
             ("  the same, weak and off-topic answers to them", pct(&v.out_of_base_poor_wrong_reference)),
             ("good out-of-base answers called off-topic", pct(&v.out_of_base_false_alarm)),
             ("off-topic out-of-base answers caught", pct(&v.out_of_base_off_topic_caught)),

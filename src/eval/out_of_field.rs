@@ -37,7 +37,7 @@ pub(super) fn out_of_field(
         rows[part].out_of_field_matched.add(matched.is_some());
     }
     for q in parse::<Asked>(INSIDE, "in_field_halves.jsonl")? {
-        let outside = crate::scoring::field::outside(j.kb(), &q.question);
+        let outside = crate::scoring::field::match_needed(j.kb(), &q.question).is_some();
         rows[row(&q.id)].in_field_put_outside.add(outside);
     }
     Ok(())

@@ -176,7 +176,8 @@ pub struct VerdictRow {
     pub technical_taken_for_story: Rate,
     /// Questions from outside the base's field matched to an entry as the same question.
     pub out_of_field_matched: Rate,
-    /// Questions of the field taken for outside ones (`scoring::field`).
+    /// Questions of the field taken for outside or doubtful ones, held to a surer match
+    /// (`scoring::field::match_needed`).
     pub in_field_put_outside: Rate,
     pub story_over_other_theme: Rate,
     pub story_over_poorer: Rate,

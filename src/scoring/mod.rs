@@ -257,16 +257,17 @@ pub fn asking_part(question: &str) -> &str {
 
 /// The base's candidate references for a question as asked, best first, each with how well its
 /// expert answer fits the question (what tells the same question from a neighbour). A question
-/// outside the base's field ([`field::outside`]) keeps, of the entries inside it, only those
-/// certainly the same question ([`MATCH_CERTAIN`]): the rest only share its words or its shape.
+/// outside the base's field, or doubtfully of it, keeps of the entries inside it only those that
+/// are the same question with the probability it needs ([`field::match_needed`]): the rest only
+/// share its words or its shape.
 pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> Result<Vec<SearchHit>, KbError> {
     let mut hits = kb.references_for(question)?;
     kb.answer_fit(question, &mut hits, cancel)?;
-    if !hits.is_empty() && field::outside(kb, question) {
+    if let Some(needed) = if hits.is_empty() { None } else { field::match_needed(kb, question) } {
         let keep: Vec<bool> = (0..hits.len())
             .map(|k| {
                 let inside = kb.position(&hits[k].id).is_some_and(|i| field::entry_inside(kb, i));
-                !inside || matching::probability(&hits, k).is_some_and(|p| p >= MATCH_CERTAIN)
+                !inside || matching::probability(&hits, k).is_some_and(|p| p >= needed)
             })
             .collect();
         let mut keep = keep.into_iter();
