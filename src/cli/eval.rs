@@ -100,6 +100,14 @@ fn graded_text(r: &eval::external::GradedReport, base: &str) -> String {
         "  wrong question  median {:.0}, p90 {:.0} over {} answers given to another question (want a median <= 25)",
         r.wrong_question_median, r.wrong_question_p90, r.wrong_question_n
     );
+    let _ = writeln!(
+        s,
+        "  sound answers   {} of {} graded {:.0}% of the scale or more scored under {} (want none)",
+        r.sound_squashed,
+        r.sound_n,
+        crate::eval::external::SOUND_SHARE * 100.0,
+        crate::eval::external::SQUASHED_UNDER
+    );
     s
 }
 

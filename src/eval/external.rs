@@ -116,10 +116,20 @@ pub struct GradedReport {
     pub wrong_question_n: usize,
     /// Share of rows whose question was matched to an entry of the base.
     pub matched_share: f64,
+    /// Sound answers (graded [`SOUND_SHARE`] of the scale or more) and how many of them we scored
+    /// under [`SQUASHED_UNDER`]: a sound answer told it scored 23 is the verdict a user stops
+    /// trusting.
+    pub sound_n: usize,
+    pub sound_squashed: usize,
     pub rows: Vec<ScoredRow>,
     /// What each control answer's overall came from (for fitting the gate).
     pub control_features: Vec<serde_json::Value>,
 }
+
+/// The share of the scale from which a graded answer counts as sound.
+pub const SOUND_SHARE: f64 = 0.8;
+/// The overall under which a sound answer was squashed (the off-topic and too-thin bands' reach).
+pub const SQUASHED_UNDER: u32 = 25;
 
 pub fn in_half(qid: &str, half: Half) -> bool {
     match half {
@@ -255,6 +265,9 @@ fn report(half: Half, scale: (f64, f64), rows: Vec<ScoredRow>, control: &[f64]) 
         .collect();
     let varied: Vec<f64> = per_question.iter().map(|q| q.agreement.pearson).filter(|p| p.is_finite()).collect();
     let matched = rows.iter().filter(|r| r.reference_id.is_some()).count() as f64 / rows.len().max(1) as f64;
+    let (lo, hi) = scale;
+    let sound: Vec<&ScoredRow> = rows.iter().filter(|r| r.grade >= lo + SOUND_SHARE * (hi - lo)).collect();
+    let sound_squashed = sound.iter().filter(|r| r.overall < SQUASHED_UNDER).count();
     GradedReport {
         half,
         scale,
@@ -265,6 +278,8 @@ fn report(half: Half, scale: (f64, f64), rows: Vec<ScoredRow>, control: &[f64]) 
         wrong_question_p90: quantile(control, 0.9),
         wrong_question_n: control.len(),
         matched_share: matched,
+        sound_n: sound.len(),
+        sound_squashed,
         rows,
         control_features: Vec::new(),
     }
@@ -358,5 +373,21 @@ mod tests {
         assert_eq!(scale, (0.0, 5.0));
         assert_eq!(rows[0].qid, "Q?");
         assert!(parse("{\"question\":\"Q\",\"answer\":\"A\",\"grade\":1}").unwrap_err().contains("scale"));
+    }
+
+    #[test]
+    fn sound_answers_scored_low_are_counted() {
+        let row = |grade: f64, overall: u32| ScoredRow {
+            id: format!("{grade}-{overall}"),
+            qid: "q".into(),
+            grade,
+            overall,
+            reference_id: None,
+            features: serde_json::Value::Null,
+        };
+        // On 1-5, sound is 4.2 or more; 4.0 is not, however low it scored.
+        let rows = vec![row(5.0, 20), row(4.5, 80), row(4.2, 24), row(4.0, 10), row(1.0, 5)];
+        let r = report(Half::All, (1.0, 5.0), rows, &[10.0]);
+        assert_eq!((r.sound_squashed, r.sound_n), (2, 3));
     }
 }
