@@ -85,6 +85,11 @@ fn the_verdict_sets_test_half_holds() {
     // above poorer answers 62 -> 67 of 72.
     assert!(share(&test.story_off_topic) <= 0.15, "stories told to behavioral questions called off-topic");
     assert!(share(&test.story_over_poorer) >= 0.88, "stories above poorer answers");
+    // Judged among the wider world's questions too (`kb::world`), a technical answer to a story
+    // question meets the question it answers: caught 12 -> 15 of 24, stories 25+ above another
+    // question's story 9 -> 11 (measured 2026-12-06).
+    assert!(share(&test.story_technical_caught) >= 0.5, "technical answers to story questions caught");
+    assert!(share(&test.story_over_other_theme) >= 0.35, "stories above another question's story");
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
 }

@@ -111,11 +111,11 @@ async fn first_runs(cfg: &Arc<Config>, scratch: &Path, data: &Path, name: &str) 
     if kb.vectors.is_some() {
         let (k, cancel) = (kb.clone(), ctx.cancel.clone());
         let t = Instant::now();
-        tokio::task::spawn_blocking(move || k.vectors.as_ref().map(|v| v.warm(&k.kb, &cancel)))
-            .await
-            .map_err(|e| fail!("{e}"))?
-            .transpose()?;
-        println!("provisioning warm-up (answers, key points, sentences): {:.1} s", t.elapsed().as_secs_f64());
+        tokio::task::spawn_blocking(move || k.warm(&cancel)).await.map_err(|e| fail!("{e}"))??;
+        println!(
+            "provisioning warm-up (answers, key points, sentences, the wider world's questions): {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
     }
     drop((ctx, kb));
     let (ms_after, _) = diagnose_ms(&fresh(), name).await?;

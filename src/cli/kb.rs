@@ -214,8 +214,8 @@ async fn build(config: Arc<Config>, kb: KnowledgeBase) -> Result<(), CliError> {
         if models.is_provisioned() {
             let started = Instant::now();
             let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, &models, &c)?;
-            if let Some(v) = &search.vectors {
-                v.warm(&search.kb, &c)?;
+            if search.vectors.is_some() {
+                search.warm(&c)?;
                 said.push_str(&format!("; embedded in {} ms", started.elapsed().as_millis()));
             }
         }

@@ -17,8 +17,8 @@ fn warm_knowledge_base(config: &Config, models: &Models) -> Result<(), CliError>
     let stopped =
         |e: crate::kb::KbError| super::interrupt::or_stopped(anyhow!(e), &cancel, "what was embedded is cached");
     let search = crate::kb::search::KbSearch::open_with_models(kb, &config.home, models, &cancel).map_err(stopped)?;
-    if let Some(v) = &search.vectors {
-        v.warm(&search.kb, &cancel).map_err(|e| stopped(e.into()))?;
+    if search.vectors.is_some() {
+        search.warm(&cancel).map_err(stopped)?;
         eprintln!(
             "knowledge base embedded into {} in {:.1}s",
             config.home.join("ivd.sqlite").display(),

@@ -41,6 +41,10 @@ pub struct Evidence {
     /// answer of the base): an answer to another question fits the base's version of that other
     /// question better. Works with no reference.
     pub asked_standing: Option<Standing>,
+    /// The same standing with the wider world's questions (`kb::world`) in the field: what a
+    /// story question's relevance is judged by, where a technical answer meets the technical
+    /// question it does answer.
+    pub asked_standing_world: Option<Standing>,
     /// The answer's cosine to the question as asked, and to every entry's best phrasing (by
     /// entry index): an answer to a neighbouring question fits the question it answers better
     /// than the base's wording of the neighbour.
@@ -285,9 +289,9 @@ impl KbSearch {
         let hits = self.references_for(question)?;
         let neighbours: Vec<usize> = hits.iter().filter_map(|h| self.position(&h.id)).collect();
         ev.question_cos = v.question_scores(whole, self.kb.entries.len());
-        ev.asked_standing = match fits.asked_z {
+        (ev.asked_standing, ev.asked_standing_world) = match fits.asked_z {
             Some(z) => self.asked_standing(question, z, whole, &neighbours, cancel)?,
-            None => None,
+            None => (None, None),
         };
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
         for (i, e) in &matrix.experts {
@@ -361,7 +365,8 @@ impl KbSearch {
     /// z-scored against its own cosines to those answers. Raw cosines favour long wordings, which
     /// sit close to any answer: "What is the primary job of DNS?" ranked 127th for the right
     /// answer among agent questions. The field is the wordings in the asked question's language:
-    /// across languages every cosine runs lower.
+    /// across languages every cosine runs lower. Second, the same with the wider world's questions
+    /// in the field, less the asked one's own wordings.
     fn asked_standing(
         &self,
         question: &str,
@@ -369,8 +374,8 @@ impl KbSearch {
         answer: &[f32],
         neighbours: &[usize],
         cancel: &CancellationToken,
-    ) -> Result<Option<Standing>, KbError> {
-        let (Some(v), Some(lang)) = (&self.vectors, crate::lang::majority(question)) else { return Ok(None) };
+    ) -> Result<(Option<Standing>, Option<Standing>), KbError> {
+        let (Some(v), Some(lang)) = (&self.vectors, crate::lang::majority(question)) else { return Ok((None, None)) };
         let background = v.question_background(&self.kb, cancel)?;
         // The question's own neighbours (the entries search finds relevant to it) are left out of
         // the field: an answer that fits one of them better stays on the topic asked.
@@ -382,8 +387,12 @@ impl KbSearch {
             .filter(|(i, s)| *s > f32::MIN && !neighbours.contains(i))
             .map(|(_, s)| f64::from(s))
             .collect();
+        let world = self.world.get(v, &self.kb, cancel)?;
+        let mut wide = world.z_in(answer, &v.query_vector(question)?, lang);
+        wide.extend_from_slice(&field);
+        wide.push(asked_z);
         field.push(asked_z);
-        Ok(standing(&field, field.len() - 1))
+        Ok((standing(&field, field.len() - 1), standing(&wide, wide.len() - 1)))
     }
 
     /// Fill each hit's `answer_fit`: its entry's expert answer (best language) against every

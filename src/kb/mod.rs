@@ -15,6 +15,7 @@ pub mod search;
 pub mod terms;
 pub mod validate;
 pub mod vectors;
+pub mod world;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -101,6 +101,8 @@ pub struct KbSearch {
     /// Answer-side term profiles, built on the first answer scored.
     pub(crate) profiles: std::sync::OnceLock<super::evidence::Profiles>,
     pub(crate) bands: super::evidence::BandCache,
+    /// Questions of the wider world (`kb::world`), embedded on first use.
+    pub(crate) world: super::world::WorldCache,
 }
 
 impl std::fmt::Debug for KbSearch {
@@ -135,6 +137,7 @@ impl KbSearch {
             degraded: Some("no embedding model loaded".into()),
             profiles: std::sync::OnceLock::new(),
             bands: Default::default(),
+            world: Default::default(),
         })
     }
 
@@ -256,6 +259,16 @@ impl KbSearch {
             question,
             &SearchOptions { top_k: REFERENCE_CANDIDATES, dimension: None, mode: SearchMode::Hybrid },
         )?))
+    }
+
+    /// Embed everything scoring will ask for ([`super::vectors::KbVectors::warm`]) and the wider
+    /// world's questions (`kb::world`); nothing without vectors.
+    pub fn warm(&self, cancel: &CancellationToken) -> Result<(), KbError> {
+        if let Some(v) = &self.vectors {
+            v.warm(&self.kb, cancel)?;
+            self.world.get(v, &self.kb, cancel)?;
+        }
+        Ok(())
     }
 
     /// The index of an entry by id.

@@ -413,10 +413,15 @@ impl KbVectors {
     /// A query's vector, through the cache: interview questions recur (every re-diagnosis of a
     /// transcript asks the same ones), and a cache hit costs far less than inference.
     pub fn query_vector(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
         // One text: nothing to stop between.
-        let never = CancellationToken::new();
-        Ok(self.embedder.cached(&mut store, &[format!("query: {text}")], &never)?.pop().unwrap_or_default())
+        Ok(self.queries(&[text], &CancellationToken::new())?.pop().unwrap_or_default())
+    }
+
+    /// Query vectors of several texts, through the cache.
+    pub fn queries(&self, texts: &[&str], cancel: &CancellationToken) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let prefixed: Vec<String> = texts.iter().map(|t| format!("query: {t}")).collect();
+        let mut store = self.store.lock().map_err(|_| EmbedError::Embed("the cache lock was poisoned".into()))?;
+        self.embedder.cached(&mut store, &prefixed, cancel)
     }
 
     /// The vector of an entry's question as written (a `query: ` vector, as [`Self::query_vector`]

@@ -162,12 +162,21 @@ fn relevance_cut(inp: &Inputs<'_>) -> f64 {
     }
 }
 
+/// The probability that the answer addresses the question; a story question with no reference is
+/// judged among the wider world's questions too.
+fn relevance_of(inp: &Inputs<'_>) -> Option<f64> {
+    match inp.reference {
+        None if inp.asks_story => super::relevance::probability_for_story(inp.evidence),
+        _ => super::relevance::probability(inp.evidence, inp.reference.is_some()),
+    }
+}
+
 pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let tx = Texts(inp.lang);
     let normalized = normalize_numbers(inp.answer);
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
-    let relevance = super::relevance::probability(inp.evidence, inp.reference.is_some());
+    let relevance = relevance_of(inp);
     let cut = relevance_cut(inp);
     let relevant = relevance.is_none_or(|p| p >= cut);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry

@@ -122,7 +122,7 @@ pub fn assess_among(
     // Scored with no reference, the evidence holds the answer's fit to the question as asked and
     // to every entry's wording.
     let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang, cancel)?;
-    let asked = relevance::probability(&own_ev, false);
+    let (story, asked) = addresses_as_asked(kb, question, &own_ev);
     tracing::debug!(
         "no-reference evidence: fit {:?}, asked {:?}, terms {:?} -> {asked:?}",
         own_ev.question_fit,
@@ -185,11 +185,19 @@ pub fn assess_among(
         return Ok((None, unreferenced));
     }
     if asked.is_some_and(|p| p >= DOUBT_ASKED_MIN) && match_p(first).is_some_and(|p| p < MATCH_SURE)
-        || asked.is_some_and(|p| p >= DOUBT_SURE_ASKED) && !asks_story::asks_story(kb, question)
+        || asked.is_some_and(|p| p >= DOUBT_SURE_ASKED) && !story
     {
         return Ok((None, unreferenced));
     }
     Ok((Some(first), score))
+}
+
+/// Whether the question asks for a story, and how surely the answer addresses it as asked (the
+/// no-reference model; a story question's among the wider world's questions too).
+fn addresses_as_asked(kb: &KbSearch, question: &str, ev: &Evidence) -> (bool, Option<f64>) {
+    let story = asks_story::asks_story(kb, question);
+    let p = if story { relevance::probability_for_story(ev) } else { relevance::probability(ev, false) };
+    (story, p)
 }
 
 /// How surely a question digs into the pair before it, by meaning (`transcript::follow_up_model`),
