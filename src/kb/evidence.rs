@@ -216,6 +216,8 @@ struct QuestionFits {
     asked_z: Option<f64>,
     /// The best such z over the asked wording and the reference's canonical wordings.
     best: Option<f64>,
+    /// The query vector of the question as asked.
+    asked_vector: Vec<f32>,
 }
 
 /// The reference's standing in `scores` (one per entry).
@@ -290,7 +292,7 @@ impl KbSearch {
         let neighbours: Vec<usize> = hits.iter().filter_map(|h| self.position(&h.id)).collect();
         ev.question_cos = v.question_scores(whole, self.kb.entries.len());
         (ev.asked_standing, ev.asked_standing_world) = match fits.asked_z {
-            Some(z) => self.asked_standing(question, z, whole, &neighbours, cancel)?,
+            Some(z) => self.asked_standing(question, (z, &fits.asked_vector), whole, &neighbours, cancel)?,
             None => (None, None),
         };
         let mut per_entry = vec![f64::MIN; self.kb.entries.len()];
@@ -348,6 +350,9 @@ impl KbSearch {
             let q = v.query_vector(q)?;
             let cos = dot(&q, whole) as f64;
             // The question as asked comes first.
+            if out.asked_cos.is_none() {
+                out.asked_vector = q.clone();
+            }
             out.asked_cos.get_or_insert(cos);
             let fit: Vec<f64> = matrix.experts.iter().map(|(_, e)| dot(&q, e) as f64).collect();
             let (mean, sd) = mean_sd(&fit);
@@ -370,7 +375,7 @@ impl KbSearch {
     fn asked_standing(
         &self,
         question: &str,
-        asked_z: f64,
+        (asked_z, asked_vector): (f64, &[f32]),
         answer: &[f32],
         neighbours: &[usize],
         cancel: &CancellationToken,
@@ -388,7 +393,7 @@ impl KbSearch {
             .map(|(_, s)| f64::from(s))
             .collect();
         let world = self.world.get(v, &self.kb, cancel)?;
-        let mut wide = world.z_in(answer, &v.query_vector(question)?, lang);
+        let mut wide = world.z_in(answer, asked_vector, lang);
         wide.extend_from_slice(&field);
         wide.push(asked_z);
         field.push(asked_z);

@@ -81,14 +81,6 @@ impl World {
             .map(|((row, _), (mean, sd))| f64::from((dot(row, answer) - mean) / sd))
             .collect()
     }
-
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
 }
 
 /// The world's questions, embedded on first use.

@@ -87,8 +87,8 @@ pub fn probability(ev: &Evidence, has_reference: bool) -> Option<f64> {
 /// [`probability`] with no reference for a question that asks for a story: the asked question
 /// stands among the base's and the wider world's questions (`kb::world`), where a technical answer
 /// meets the technical question it does answer. The fit and the cut are the no-reference
-/// model's, and the story cut (`RELEVANT_MIN_STORY`) still parts stories told to their question
-/// with no reference (lowest 0.28) from technical answers (0.09). Fitting half of
+/// model's, and the story cut (`RELEVANT_MIN_STORY`) still keeps every story told to its question
+/// with no reference (the lowest at 0.28; fitting half). Fitting half of
 /// `data/eval/behavioral.jsonl`: technical answers caught as off-topic 10 -> 12 of 24, nothing
 /// else `ivd eval` reports moved; test half: 12 -> 15, and stories 25+ above another question's
 /// story 9 -> 11 of 24.
