@@ -353,17 +353,7 @@ impl KbVectors {
             return Ok(b.clone());
         }
         let dim = self.questions.dim.max(1);
-        let bg: Vec<(f32, f32)> = self
-            .questions
-            .rows
-            .chunks_exact(dim)
-            .map(|row| {
-                let cos: Vec<f64> = matrix.experts.iter().map(|(_, e)| f64::from(dot(row, e))).collect();
-                let (mean, sd) = mean_sd(&cos);
-                (mean as f32, sd as f32)
-            })
-            .collect();
-        let bg = std::sync::Arc::new(bg);
+        let bg = std::sync::Arc::new(backgrounds(self.questions.rows.chunks_exact(dim), &matrix));
         *slot = Some(bg.clone());
         Ok(bg)
     }
@@ -433,6 +423,17 @@ impl KbVectors {
     pub fn rows(&self) -> usize {
         self.questions.row_entry.len()
     }
+}
+
+/// Per question vector, the mean and standard deviation of its cosine to every expert answer of
+/// the matrix.
+pub fn backgrounds<'a>(rows: impl Iterator<Item = &'a [f32]>, matrix: &AnswerMatrix) -> Vec<(f32, f32)> {
+    rows.map(|row| {
+        let cos: Vec<f64> = matrix.experts.iter().map(|(_, e)| f64::from(dot(row, e))).collect();
+        let (mean, sd) = mean_sd(&cos);
+        (mean as f32, sd as f32)
+    })
+    .collect()
 }
 
 /// Sentences shorter than this many characters carry too little to match a key point alone.
