@@ -3,7 +3,7 @@
 //! the message that says how to provision, rather than passing vacuously.
 
 use interview_doctor::eval;
-use interview_doctor::kb::search::{KbSearch, SearchMode, VECTOR_RELEVANCE_MIN};
+use interview_doctor::kb::search::{KbSearch, SearchMode, SearchOptions, VECTOR_RELEVANCE_MIN};
 use interview_doctor::kb::KnowledgeBase;
 use interview_doctor::lang::Lang;
 use interview_doctor::models::Models;
@@ -43,6 +43,29 @@ fn hybrid_recall_is_at_least_that_of_each_list_alone() {
     let (b, v, h) = (at3(SearchMode::Bm25), at3(SearchMode::Vector), at3(SearchMode::Hybrid));
     println!("recall@3 bm25 {b:.3} vector {v:.3} hybrid {h:.3}");
     assert!(h >= b && h >= v, "hybrid {h} must not be below bm25 {b} or vector {v}");
+}
+
+/// The ranking by meaning (`kb::dense`: the question's wordings and the expert answer) finds
+/// held-out paraphrases that the wordings alone miss. Measured on all 704: recall@3 about 0.70
+/// against 0.53; asked for at least five points more.
+#[test]
+fn the_ranking_by_meaning_finds_what_the_wordings_alone_miss() {
+    let s = engine();
+    let v = s.vectors.as_ref().unwrap();
+    let opts = SearchOptions { top_k: 3, dimension: None, mode: SearchMode::Vector };
+    let (mut by_meaning, mut by_wordings, mut n) = (0usize, 0usize, 0usize);
+    for (at, e) in s.kb.entries.iter().enumerate() {
+        for q in &e.eval_paraphrases {
+            by_meaning += usize::from(s.search(q, &opts).unwrap().iter().any(|h| h.id == e.id));
+            let qv = v.query_vector(q).unwrap();
+            by_wordings += usize::from(v.rank(&qv, |_| true, 3).iter().any(|(i, _)| *i == at));
+            n += 1;
+        }
+    }
+    println!("recall@3 of {n}: by meaning {by_meaning}, by the wordings alone {by_wordings}");
+    assert!(by_meaning >= by_wordings + n / 20, "{by_meaning} vs {by_wordings} of {n}");
+    let hits = s.search("If you built an agent from scratch, which modules would it have?", &opts).unwrap();
+    assert!(hits.iter().any(|h| h.id == "agent-basic-002"), "{hits:?}");
 }
 
 /// The verdicts issue's must-show points, on every 9th entry's built answers and the whole graded

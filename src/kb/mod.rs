@@ -5,6 +5,7 @@
 //! `kb_dir` / `IVD_KB`) points at another one, e.g. for another job family.
 
 pub mod bank;
+pub mod dense;
 pub mod derive;
 pub mod embed;
 pub mod entry;

@@ -26,15 +26,16 @@ pub const REFERENCE_CANDIDATES: usize = 10;
 const MIN_SHARED_TERMS: f64 = 2.0;
 
 /// Reciprocal rank fusion: each list adds `weight / (RRF_K + rank)`. Chosen by `ivd eval`'s sweep
-/// over k in {10, 30, 60} and vector weight in {0, 0.25, 0.5, 0.75, 1, 1.5} on the 704 held-out
-/// paraphrases: k = 10 with the vector list at a quarter of BM25's weight gave recall@3 0.706, above
-/// BM25 alone (0.673) and vectors alone (0.538); equal weights (the usual default) lowered recall to
-/// 0.668, because the small multilingual model is weaker than keywords on these questions and is best
-/// used to break BM25's near-ties. The sweep reruns with every `ivd eval`, so a changed knowledge base
-/// or model shows whether the choice still holds.
+/// over k in {10, 30, 60} and vector weight in {0, 0.25, 0.5, 0.75, 1, 1.5} on the fitting half of
+/// the held-out paraphrases. With the ranking by meaning on the question's wordings alone, the
+/// vector list was best at a quarter of BM25's weight (recall@1 0.509, @3 0.750; BM25 alone 0.515,
+/// 0.727). With the expert answers in it (`kb::dense`), k = 10 at three quarters gives the best
+/// recall@1, 0.593 (@3 0.785; equal weights 0.587, 0.814). Test half: 0.481 / 0.758, against
+/// 0.481 / 0.719 before. The sweep reruns with every `ivd eval`, so a changed knowledge base or
+/// model shows whether the choice still holds.
 pub const RRF_K: f64 = 10.0;
 pub const RRF_WEIGHT_BM25: f64 = 1.0;
-pub const RRF_WEIGHT_VECTOR: f64 = 0.25;
+pub const RRF_WEIGHT_VECTOR: f64 = 0.75;
 /// How deep each list goes before fusion.
 const FUSION_DEPTH: usize = 50;
 /// Cosine (e5, query-query) above which an entry counts as relevant even without shared words.
@@ -56,7 +57,8 @@ pub struct SearchHit {
     pub id: String,
     pub dimension: String,
     pub question: String,
-    /// Ranking score (BM25).
+    /// Ranking score: BM25 in that mode, the summed z-scores of `kb::dense` by meaning, the fused
+    /// reciprocal ranks in hybrid.
     pub score: f64,
     /// IDF-weighted share of the query's terms found in the entry's question side, 0..1.
     pub relevance: f64,
@@ -103,6 +105,8 @@ pub struct KbSearch {
     pub(crate) bands: super::evidence::BandCache,
     /// Questions of the wider world (`kb::world`), embedded on first use.
     pub(crate) world: super::world::WorldCache,
+    /// Expert answers as passages, for the ranking by meaning (`kb::dense`).
+    experts: super::dense::ExpertCache,
 }
 
 impl std::fmt::Debug for KbSearch {
@@ -138,6 +142,7 @@ impl KbSearch {
             profiles: std::sync::OnceLock::new(),
             bands: Default::default(),
             world: Default::default(),
+            experts: Default::default(),
         })
     }
 
@@ -198,20 +203,28 @@ impl KbSearch {
                 None => Vec::new(),
             }
         };
+        // By meaning: the entry's wordings and its expert answer (`kb::dense`).
+        let meaning = |v: &KbVectors, q: &[f32]| -> Result<Vec<(String, f64)>, KbError> {
+            let dim = opts.dimension.as_deref();
+            let allow = |i: usize| dim.is_none_or(|d| self.kb.entries[i].dimension == d);
+            Ok(super::dense::rank(v, &self.kb, &self.experts, q, allow, depth)?
+                .into_iter()
+                .map(|(i, s)| (self.kb.entries[i].id.clone(), s as f64))
+                .collect())
+        };
         // The query is embedded only when the mode ranks by vectors. (Running BM25 on another
         // thread meanwhile made hybrid slower: ONNX Runtime already keeps both cores busy.)
         let (qvec, ranked, by_vector) = match (&self.vectors, mode) {
             (Some(v), SearchMode::Hybrid) => {
                 let qvec = v.query_vector(query)?;
-                let by_vector = dense(&qvec);
-                let top = top_two(&by_vector);
-                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, by_vector)], k);
+                let top = top_two(&dense(&qvec));
+                let fused = fuse(&[(RRF_WEIGHT_BM25, bm25()?), (RRF_WEIGHT_VECTOR, meaning(v, &qvec)?)], k);
                 (Some(qvec), fused, top)
             }
             (Some(v), SearchMode::Vector) => {
                 let qvec = v.query_vector(query)?;
-                let ranked = dense(&qvec);
-                let top = top_two(&ranked);
+                let top = top_two(&dense(&qvec));
+                let ranked = meaning(v, &qvec)?;
                 (Some(qvec), ranked, top)
             }
             _ => (None, bm25()?, Vec::new()),
@@ -267,6 +280,16 @@ impl KbSearch {
         if let Some(v) = &self.vectors {
             v.warm(&self.kb, cancel)?;
             self.world.get(v, &self.kb, cancel)?;
+            self.experts.get(v, &self.kb)?;
+        }
+        Ok(())
+    }
+
+    /// Embed what the ranking by meaning needs beyond the questions (every expert answer), so
+    /// that the first search does not pay for it; nothing without vectors.
+    pub fn ready_for_meaning(&self) -> Result<(), KbError> {
+        if let Some(v) = &self.vectors {
+            self.experts.get(v, &self.kb)?;
         }
         Ok(())
     }
