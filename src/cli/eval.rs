@@ -184,6 +184,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("new questions taken for follow-ups", pct(&v.new_questions_attached)),
             ("  the same, second set: follow-ups attached", pct(&v.follow_ups2_attached)),
             ("    new questions taken for follow-ups", pct(&v.new_questions2_attached)),
+            ("  the same, third set: follow-ups attached", pct(&v.follow_ups3_attached)),
+            ("    new questions taken for follow-ups", pct(&v.new_questions3_attached)),
             ("behavioral questions recognised as asking for a story", pct(&v.story_question_recognised)),
             ("  the same, questions written apart", pct(&v.story_questions_apart)),
             ("  technical questions taken for them", pct(&v.technical_taken_for_story)),

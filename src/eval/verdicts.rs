@@ -162,6 +162,9 @@ pub struct VerdictRow {
     /// The same on the second follow-up set (`followups2.jsonl`).
     pub follow_ups2_attached: Rate,
     pub new_questions2_attached: Rate,
+    /// The same on the third (`followups3.jsonl`).
+    pub follow_ups3_attached: Rate,
+    pub new_questions3_attached: Rate,
     /// Stories told to behavioral questions (`behavioral.jsonl`): called off-topic; 25+ above a
     /// story told to another behavioral question; above a vague, platitude or technical answer;
     /// and the technical answer caught as off-topic.

@@ -46,6 +46,9 @@ const FOLLOW_UP_ZH: &[&str] = &[
     "那要是",
     "要是",
     "万一",
+    "后来",
+    "那后来",
+    "然后呢",
 ];
 const FOLLOW_UP_EN: &[&str] = &[
     "you mentioned",
@@ -71,6 +74,8 @@ const FOLLOW_UP_EN: &[&str] = &[
     "how long did",
     "how much did",
     "what happens when your",
+    "then what",
+    "and then what",
 ];
 /// Openers that announce a new topic and so rule out a follow-up.
 const NEW_TOPIC: &[&str] = &[
@@ -108,6 +113,25 @@ const NEW_TASK: &[&str] = &[
     "if you were to design",
     "if you were to build",
 ];
+/// Openers that set a task of its own ("Design a typeahead service…", "设计一个短链服务"): only at
+/// the start, since "Why did you design a custom queue?" digs into the answer.
+const NEW_TASK_START: &[&str] = &["design a ", "design an ", "设计一个", "请设计", "请你设计"];
+/// A question that asks how a thing works or differs, or what one does in general ("What's the
+/// difference between HNSW and IVF?", "HNSW 的原理是什么？", "p99 突然升高你一般怎么排查？"),
+/// stands alone even when it names something the answer named.
+const STANDS_ALONE: &[&str] = &[
+    "difference between",
+    "differences between",
+    "how does",
+    "how do you generally",
+    "in general",
+    "generally",
+    "typically",
+    "区别",
+    "原理",
+    "一般",
+    "通常",
+];
 /// Words that point back at what was just said ("Does that scale?", "这样成本不低吧",
 /// "当时为什么不直接换模型？"): a question standing alone has nothing for them to point at.
 const REFERS_BACK_EN: &[&str] = &[
@@ -130,7 +154,7 @@ const REFERS_BACK_EN: &[&str] = &[
     "about that",
 ];
 const REFERS_BACK_ZH: &[&str] =
-    &["这样", "这么做", "这么搞", "这种做法", "这个方案", "这个阈值", "这个数", "这一步", "当时"];
+    &["这样", "这么做", "这么搞", "这种做法", "这个方案", "这个阈值", "这个数", "这一步", "当时", "这件事", "剩下"];
 /// How far into the question (characters) a word pointing back counts.
 const REFERS_BACK_HEAD_EN: usize = 30;
 const REFERS_BACK_HEAD_ZH: usize = 12;
@@ -210,11 +234,15 @@ pub fn is_follow_up_with(
     if NEW_TOPIC.iter().any(|m| head.contains(m)) || NEW_TASK.iter().any(|m| lower.contains(m)) {
         return false;
     }
+    let asked = asking_part(question);
+    if NEW_TASK_START.iter().any(|m| asked.starts_with(m)) {
+        return false;
+    }
     if FOLLOW_UP_ZH.iter().any(|m| head.starts_with(m)) || FOLLOW_UP_EN.iter().any(|m| head.starts_with(m)) {
         return true;
     }
-    let asked = asking_part(question);
-    names_a_specific(question, prev_question, prev_answer)
+    let alone = STANDS_ALONE.iter().any(|m| asked.contains(m));
+    (!alone && names_a_specific(question, prev_question, prev_answer))
         || challenges(&asked)
         || refers_back(&asked)
         || short_and_leaning(&asked, prev_question, prev_answer)
@@ -265,7 +293,12 @@ fn specifics(text: &str) -> HashSet<String> {
             let lower = w.to_lowercase();
             let named = digit || (w.len() >= 2 && (inner_upper || capital || chinese));
             if named && !FIELD_TERMS.contains(&lower.as_str()) {
-                out.insert(lower);
+                out.insert(lower.clone());
+            }
+            // "bge-large-zh" names bge too ("为什么选 bge？"), where any Latin term is a name.
+            if chinese && w.contains('-') {
+                let parts = lower.split('-').filter(|p| p.len() >= 2 && !FIELD_TERMS.contains(p));
+                out.extend(parts.map(str::to_string));
             }
             // "64-token" names 64 as well: "Why 64 and not more?" asks about it ("OAuth2" names no 2).
             if w.starts_with(|c: char| c.is_ascii_digit()) {
