@@ -180,6 +180,8 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("other kinds of question recognised", pct(&v.kinds_recognised)),
             ("interviewer turns told asking or not", pct(&v.turns_right)),
             ("remarks taken for questions", pct(&v.statements_taken_for_questions)),
+            ("  the same, third set: turns told asking or not", pct(&v.turns3_right)),
+            ("    remarks taken for questions", pct(&v.statements3_taken_for_questions)),
             ("follow-ups attached to the answer they dig into", pct(&v.follow_ups_attached)),
             ("new questions taken for follow-ups", pct(&v.new_questions_attached)),
             ("  the same, second set: follow-ups attached", pct(&v.follow_ups2_attached)),

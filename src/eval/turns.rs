@@ -12,6 +12,8 @@ const TURNS: &str = include_str!("../../data/eval/turns.jsonl");
 const TURNS_HOLDOUT: &str = include_str!("../../data/eval/turns_holdout.jsonl");
 const TURNS_FIT3: &str = include_str!("../../data/eval/turns_fit3.jsonl");
 const TURNS_HOLDOUT2: &str = include_str!("../../data/eval/turns_holdout2.jsonl");
+/// A third set written apart (stop 50): halves by a hash of the id, the fitting half's misses read.
+const TURNS_HOLDOUT3: &str = include_str!("../../data/eval/turns_holdout3.jsonl");
 
 #[derive(Debug, Clone, Deserialize)]
 struct Kind {
@@ -23,6 +25,8 @@ struct Kind {
 
 #[derive(Debug, Clone, Deserialize)]
 struct TurnRow {
+    #[serde(default)]
+    id: String,
     lang: Lang,
     text: String,
     is_question: bool,
@@ -55,6 +59,17 @@ pub(super) fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> 
         r.turns_right.add(asks == t.is_question);
         if !t.is_question {
             r.statements_taken_for_questions.add(asks);
+        }
+    }
+    for t in parse::<TurnRow>(TURNS_HOLDOUT3, "turns_holdout3.jsonl")? {
+        let asks = crate::transcript::asking::asks(&t.text);
+        if std::env::var("IVD_TURN_DEBUG").is_ok() && asks != t.is_question {
+            eprintln!("TURN\t{}\t{}\t{}", t.id, t.is_question, t.text);
+        }
+        let r = &mut rows[row(&t.id)];
+        r.turns3_right.add(asks == t.is_question);
+        if !t.is_question {
+            r.statements3_taken_for_questions.add(asks);
         }
     }
     Ok(())

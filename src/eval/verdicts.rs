@@ -156,6 +156,9 @@ pub struct VerdictRow {
     pub turns_right: Rate,
     /// Turns that ask nothing taken for questions.
     pub statements_taken_for_questions: Rate,
+    /// The same on a third set (`turns_holdout3.jsonl`), by halves.
+    pub turns3_right: Rate,
+    pub statements3_taken_for_questions: Rate,
     /// Follow-ups attached to the pair they dig into, and new questions attached to one.
     pub follow_ups_attached: Rate,
     pub new_questions_attached: Rate,

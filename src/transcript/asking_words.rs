@@ -2,8 +2,10 @@
 //! rhetorical openers, tags, and what closes a question the interviewer answers themselves.
 
 /// Words that open an English sentence without changing what it does.
-pub(super) const LEAD_IN: &[&str] =
-    &["so", "and", "but", "okay", "ok", "well", "now", "alright", "right", "then", "um", "uh", "ha", "oh", "huh"];
+pub(super) const LEAD_IN: &[&str] = &[
+    "so", "and", "but", "okay", "ok", "well", "now", "alright", "right", "then", "um", "uh", "ha", "oh", "huh",
+    "please",
+];
 /// Question words; they ask when an auxiliary or a subject follows ("what do you", "how many").
 pub(super) const WH: &[&str] = &["what", "how", "why", "when", "where", "which", "who", "whose"];
 /// Auxiliaries: opening a sentence, or right after a question word, they ask.
@@ -40,6 +42,7 @@ pub(super) const ASKING_EN: &[&str] = &[
     "let's hear",
     "walk me through",
     "walk us through",
+    "go over",
     "talk me through",
     "talk us through",
     "tell me",
@@ -259,6 +262,7 @@ pub(super) const ASKING_ZH: &[&str] = &[
     "哪里",
     "哪儿",
     "哪种",
+    "哪一",
     "多少",
     "多大",
     "多久",
@@ -320,8 +324,20 @@ pub(super) const PROMPTS_ZH: &[&str] = &[
     "推导一下",
 ];
 /// What, before a Chinese question word, makes it part of a statement ("我也不知道为什么…").
-pub(super) const NOT_ASKING_ZH: &[&str] =
-    &["不知道", "不清楚", "不管", "无论", "不论", "没什么", "不为什么", "说不上", "搞不懂", "不明白", "知道为什么"];
+pub(super) const NOT_ASKING_ZH: &[&str] = &[
+    "不知道",
+    "不清楚",
+    "不管",
+    "无论",
+    "不论",
+    "没什么",
+    "不为什么",
+    "说不上",
+    "搞不懂",
+    "不明白",
+    "知道为什么",
+    "再怎么",
+];
 /// Quantities that state rather than ask ("好几个候选人", "或多或少").
 pub(super) const QUANTITIES_ZH: &[&str] = &[
     "好几个",
