@@ -236,6 +236,8 @@ mod tests {
             "你们的 QPS 大概多少？就是峰值的时候。",
             "How would you roll it out? Nothing fancy, just walk me through it.",
             "哪个方案不会丢数据？",
+            "Please go over how you'd shard that table once it hits a billion rows.",
+            "那你们这个限流是在哪一层做的",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -263,6 +265,7 @@ mod tests {
             "好，那我们进入下一个环节，聊聊系统设计。",
             "Have a look at the diagram first.",
             "那可不吗，大家都踩过这个坑。",
+            "对，RAG 里面 chunk 切得不好，后面 rerank 再怎么调也救不回来。",
         ] {
             assert!(!asks(s), "{s}");
         }

@@ -433,6 +433,31 @@ mod tests {
         ));
         assert!(!is_follow_up("那如果让你做一个代码库问答助手，检索你会怎么设计？", "文档怎么切的？", "按标题切。"));
         assert!(!is_follow_up("讲一下 OAuth2 的授权码模式。", "你们怎么鉴权？", "用的 OAuth 2 和 JWT。"));
+        // Openers and words that point back; the parts of a hyphenated name name it too.
+        assert!(is_follow_up("Then what? Does anyone look at the dead-letter queue?", Q, A));
+        assert!(is_follow_up("他后来怎么看这件事？", "讲讲你跟同事意见不一致的经历。", "最后团队采纳了我的方案。"));
+        assert!(is_follow_up(
+            "为什么选 bge，不直接用 OpenAI 的？",
+            "介绍一下你的 RAG 项目。",
+            "embedding 用的 bge-large-zh。"
+        ));
+        // Naming what the answer named, but asking how it works, what one does in general, or
+        // setting a design task: a new question.
+        assert!(!is_follow_up(
+            "What's the difference between HNSW and IVF indexes?",
+            Q,
+            "Milvus with HNSW, 40 ms at p99."
+        ));
+        assert!(!is_follow_up(
+            "HNSW 索引的原理大概是什么？",
+            "用过哪些向量数据库？",
+            "Milvus 和 pgvector，索引一般用 HNSW。"
+        ));
+        assert!(!is_follow_up(
+            "Design a typeahead service for 50 million daily users.",
+            Q,
+            "We served 50 million users."
+        ));
         // A new question on the same topic, or one that announces a new topic.
         assert!(!is_follow_up("How do you evaluate a RAG system end to end?", Q, A));
         assert!(!is_follow_up("Let's move on to memory. How would you store user preferences?", Q, A));
