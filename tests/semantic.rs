@@ -68,6 +68,16 @@ fn the_ranking_by_meaning_finds_what_the_wordings_alone_miss() {
     assert!(hits.iter().any(|h| h.id == "agent-basic-002"), "{hits:?}");
 }
 
+/// An interview question's references are found as they were when the same-question model was
+/// fitted (the wordings alone): with the expert answers in the ranking, "biggest contribution"
+/// met "why this job" (`behavioral-013`) and the model took it for the question asked.
+#[test]
+fn references_are_searched_as_the_same_question_model_was_fitted() {
+    let s = engine();
+    let hits = s.references_for("最后一个问题，你觉得自己在这个项目里最大的贡献是什么？").unwrap();
+    assert!(hits.iter().all(|h| h.id != "behavioral-013"), "{hits:?}");
+}
+
 /// The verdicts issue's must-show points, on every 9th entry's built answers and the whole graded
 /// set, with the real model. Bands have margins; no figure depends on a cosine's last decimals.
 #[test]
