@@ -63,8 +63,8 @@ pub(super) fn kinds_and_turns(rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> 
     }
     for t in parse::<TurnRow>(TURNS_HOLDOUT3, "turns_holdout3.jsonl")? {
         let asks = crate::transcript::asking::asks(&t.text);
-        if std::env::var("IVD_TURN_DEBUG").is_ok() && asks != t.is_question {
-            eprintln!("TURN\t{}\t{}\t{}", t.id, t.is_question, t.text);
+        if asks != t.is_question {
+            tracing::debug!("turn {} told {}: {}", t.id, if asks { "asking" } else { "a remark" }, t.text);
         }
         let r = &mut rows[row(&t.id)];
         r.turns3_right.add(asks == t.is_question);

@@ -1,12 +1,12 @@
 //! The ranking by meaning of the search users see (`KbSearch::search`): each entry by how well
 //! its question's wordings match the query (query-to-query cosine) and how well its expert answer
 //! answers it (query-to-passage, the use e5 was trained for), each z-scored over the base and
-//! summed. The wordings alone miss
-//! a question asked in other words ("If you built an agent from scratch, which modules would it
-//! have?" for "What are the core components of an LLM agent?"); the expert answer, which names the
-//! modules, does not. On the base's held-out paraphrases (test half) recall@1 of this ranking is
-//! 0.439 against 0.322 for the wordings alone, recall@3 0.661 against 0.508 (`ivd eval`). The
-//! references of an interview question are still found by the wordings (`RRF_WEIGHT_WORDINGS`).
+//! summed. The wordings alone miss a question asked in other words ("If you built an agent from
+//! scratch, which modules would it have?" for "What are the core components of an LLM agent?");
+//! the expert answer, which names the modules, does not. On the base's held-out paraphrases (test
+//! half) recall@1 of this ranking is 0.439 against 0.322 for the wordings alone, recall@3 0.661
+//! against 0.508 (`ivd eval`). The references of an interview question are still found by the
+//! wordings (`RRF_WEIGHT_WORDINGS`).
 
 use std::sync::OnceLock;
 use tokio_util::sync::CancellationToken;

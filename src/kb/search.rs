@@ -232,8 +232,9 @@ impl KbSearch {
             }
             (Some(v), SearchMode::Vector) => {
                 let qvec = v.query_vector(query)?;
-                let top = top_two(&dense(&qvec));
-                let ranked = meaning(v, &qvec)?;
+                let by_wordings = dense(&qvec);
+                let top = top_two(&by_wordings);
+                let ranked = if with_answers { meaning(v, &qvec)? } else { by_wordings };
                 (Some(qvec), ranked, top)
             }
             _ => (None, bm25()?, Vec::new()),
