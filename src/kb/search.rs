@@ -242,8 +242,6 @@ impl KbSearch {
         // The closest other entry of the whole base, by vectors: what a hit's lead is measured
         // against, whether or not that entry made the hits.
         let runner_up = |id: &str| by_vector.iter().find(|(other, _)| other != id).map(|(_, s)| round3(*s));
-        // A question often opens with a greeting or a segue ("你好，今天聊聊 Agent。先说说…"): the
-        // relevance of an entry is its best over the whole question and each of its sentences.
         let parts = query_parts(query, q_terms);
         Ok(ranked
             .into_iter()
