@@ -42,7 +42,9 @@ fn the_verdict_sets_test_half_holds() {
     // 17 of 66 when the no-reference model was refitted with these answers' other half (21 before);
     // 14 once an unsure match gives way to that model (`scoring::DOUBT_ASKED_MIN`); 12 once it
     // ranks fits normalised for the wording.
-    assert!(share(&test.paraphrase_answer_squashed) <= 0.28, "right answers to reworded questions under 25");
+    // 13.6% (9 of 66) once an answer judged off-topic may name the entry it answers among the
+    // question's near ones (`scoring::RESCUE_MATCH_MIN`, 2026-12-07; 19.7% before).
+    assert!(share(&test.paraphrase_answer_squashed) <= 0.2, "right answers to reworded questions under 25");
     assert!(share(&test.choice_right_over_wrong) >= 0.8, "the right option above the wrong one");
     // 0.686 (24 of 35) since the match's lead is over the whole base; 0.657 with normalised fits;
     // 0.600 once answers with no reference are scored on what they say (`scoring::unreferenced`):
@@ -280,6 +282,33 @@ fn a_sound_answer_to_an_outside_question_worded_like_ours_is_not_called_off_topi
     let (_, _, o) = scoring::assess_question(s, q, off, Lang::En, &Default::default()).unwrap();
     println!("prompt caching answer: {} {:?}", o.overall, o.relevance);
     assert!(o.overall + 10 <= c.overall, "{} vs {}", o.overall, c.overall);
+}
+
+/// A reworded question the match takes for its neighbour ("why is intrinsic self-correction
+/// unreliable?" for why long-horizon tasks fail) answered with how Reflexion works and why it needs
+/// outside feedback: the answer names the base's Reflexion entry, close to the question though
+/// below the same-question bar, and is scored against it. Before: 25, off-topic, against the
+/// neighbour. An answer on another topic stays off-topic.
+#[test]
+fn a_sound_answer_names_the_entry_it_answers_among_the_questions_near_ones() {
+    let s = engine();
+    let q = "为什么说 LLM 的内在自我纠错不可靠？";
+    let a = "Reflexion 把一次尝试拆成三个角色：执行者负责做任务，评估者根据外部信号打分，比如单元测试是否通过、\
+             工具有没有报错；然后自我反思模块把失败原因写成一段自然语言的经验教训，存进情景记忆。下一轮执行时把这些\
+             教训放进上下文，模型就能避开上次的坑。它和让模型自己检查一遍的区别在于有没有外部的真实反馈：只让模型\
+             复查，它用的还是同一套判断，错的地方多半还是看不出来。我们做代码 Agent 时接了测试结果作为信号，三轮以内\
+             的通过率提升很明显，但没有测试的任务就没什么效果。";
+    let (_, chosen, c) = scoring::assess_question(s, q, a, Lang::Zh, &Default::default()).unwrap();
+    let id = chosen.map(|i| s.kb.entries[i].id.clone());
+    println!("{id:?} {} {:?}", c.overall, c.relevance);
+    assert!(c.relevant && c.overall >= 60, "{id:?} {c:?}");
+    assert_eq!(id.as_deref(), Some("planning-008"));
+    let q = "Why use semantic caching for LLM queries?";
+    let off = "Speculative decoding uses a small draft model to propose several tokens, and the large model verifies \
+               them in one forward pass, so you get the large model's output distribution with fewer slow steps.";
+    let (_, chosen, o) = scoring::assess_question(s, q, off, Lang::En, &Default::default()).unwrap();
+    println!("{chosen:?} {} {:?}", o.overall, o.relevance);
+    assert!(!o.relevant && o.overall < 25, "{chosen:?} {o:?}");
 }
 
 /// An answer to a question the base lacks that restates the question says nothing to judge: it is
