@@ -140,14 +140,22 @@ pub fn assess_among(
     lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<(Option<usize>, ContentScore), KbError> {
-    let m = assess_by_match(kb, question, answer, hits, lang, cancel)?;
+    let turn = Turn { question, answer, lang };
+    let m = assess_by_match(kb, &turn, hits, cancel)?;
     let (chosen, score) = (m.chosen, m.score);
     // A story question is answered by any story; a match certain of its entry is the question.
     let doubtful = !score.relevant && !m.story && !m.certain && !is_non_answer(answer);
     if !doubtful || m.asked.is_none_or(|p| p < RESCUE_ASKED_MIN) {
         return Ok((chosen, score));
     }
-    Ok(answered_entry(kb, question, answer, hits, chosen, lang, cancel)?.unwrap_or((chosen, score)))
+    Ok(answered_entry(kb, &turn, hits, chosen, cancel)?.unwrap_or((chosen, score)))
+}
+
+/// The question as asked, its answer and their language.
+struct Turn<'a> {
+    question: &'a str,
+    answer: &'a str,
+    lang: Lang,
 }
 
 /// A give-up ("不太清楚") names no entry, whatever its words fit.
@@ -162,11 +170,9 @@ fn is_non_answer(answer: &str) -> bool {
 /// surely ([`RESCUE_RELEVANCE_MIN`]).
 fn answered_entry(
     kb: &KbSearch,
-    question: &str,
-    answer: &str,
+    &Turn { question, answer, lang }: &Turn<'_>,
     hits: &[SearchHit],
     chosen: Option<usize>,
-    lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<Option<(Option<usize>, ContentScore)>, KbError> {
     let mut best: Option<(f64, usize, ContentScore)> = None;
@@ -202,10 +208,8 @@ struct Matched {
 /// [`assess_among`] before the answer may name its entry: the match decides, the answer doubts.
 fn assess_by_match(
     kb: &KbSearch,
-    question: &str,
-    answer: &str,
+    &Turn { question, answer, lang }: &Turn<'_>,
     hits: &[SearchHit],
-    lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<Matched, KbError> {
     let (unreferenced, own_ev) = assess_with_evidence(kb, question, answer, None, lang, cancel)?;
