@@ -404,3 +404,50 @@ fn a_story_question_in_words_no_list_holds_is_judged_as_one() {
     assert!(platitudes.overall < 40, "{}", platitudes.overall);
     assert!(story.overall >= platitudes.overall + 30, "story {} platitudes {}", story.overall, platitudes.overall);
 }
+
+/// A question that leans on its set-up ("Our support team records… How would you architect the
+/// pipeline?") is judged, when the base holds no entry for it, with that set-up: against "How
+/// would you architect the pipeline?" alone a sound answer read as off-topic. A give-up in other
+/// words ("I couldn't tell you") is still a give-up.
+#[test]
+fn a_question_leaning_on_its_set_up_is_judged_with_it_and_a_give_up_is_one() {
+    let s = engine();
+    let q = "Okay, a design one. Our support team records every customer call, a few thousand a day, and wants \
+             them transcribed, summarised and searchable by the next morning. How would you architect the pipeline?";
+    let a = "Calls land in object storage and each upload puts a job on a queue, so nothing heavy happens in the \
+             request path. Workers run speech-to-text in batches overnight on a GPU pool sized for the daily \
+             volume, write the transcript back with a status per call, and retry failed calls with backoff before \
+             they go to a dead-letter queue. A second stage summarises each transcript with a small model and \
+             chunks it, embeds the chunks and writes them to the search index with the call's metadata, so search \
+             can filter by agent and date. Every stage is idempotent on the call id, so a rerun never duplicates \
+             rows, and a dashboard shows how many calls are still pending before the morning deadline.";
+    let (_, chosen, c) = scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    println!("{chosen:?} {} {:?} {}", c.overall, c.relevance, c.improvement);
+    assert!(c.relevant && c.overall >= 60, "{chosen:?} {c:?}");
+    let q = "Have you ever self-hosted a model? How would you size GPUs for a seventy-billion model?";
+    let a = "Honestly, no, I haven't. We always used hosted APIs. I know the KV cache takes a lot of memory, \
+             but how to size it for real traffic I couldn't tell you without reading up on it.";
+    let (_, _, c) = scoring::assess_question(s, q, a, Lang::En, &Default::default()).unwrap();
+    println!("{} {}", c.overall, c.band);
+    assert!(c.overall <= 15, "{c:?}");
+}
+
+/// Whole interviews written outside the project (`data/eval/interviews_blind*`), split and scored
+/// as `ivd diagnose` does, against their writers' grades: the third pair was written after the
+/// changes these figures measure.
+#[test]
+fn whole_interviews_written_outside_agree_with_their_writers() {
+    let rows = eval::blind::run(engine(), &Default::default()).unwrap();
+    println!("{rows:#?}");
+    let part = |p: &str| rows.iter().find(|r| r.part == p).unwrap();
+    // Measured 2026-12-07: read Pearson 0.570 (0.472 before the set-up and give-up fixes), 2 of
+    // 41 sound answers under 25 (3); held out 0.522 (0.569: a misconception judged off-topic
+    // against a wrong entry is now judged with its set-up, and no reference tells it is wrong),
+    // 1 of 25 (1), follow-ups 7 of 12 attached, 2 of 30 new questions taken for one.
+    let (read, held) = (part("read"), part("held out"));
+    assert_eq!(read.missing + held.missing, 0, "every graded answer found");
+    assert!(read.pearson >= 0.5 && held.pearson >= 0.45, "{} {}", read.pearson, held.pearson);
+    assert!(read.sound_under_25 <= 3 && held.sound_under_25 <= 2, "sound answers told off-topic");
+    assert!(held.follow_ups_attached * 2 >= held.follow_ups, "follow-ups attached");
+    assert!(held.new_questions_attached <= 4, "new questions taken for follow-ups");
+}

@@ -134,6 +134,7 @@ fn text(r: &EvalReport) -> String {
     comparisons(&mut s, r);
     verdicts(&mut s, r);
     interviews(&mut s, r);
+    blind(&mut s, r);
     graded(&mut s, r);
     if let Some(ret) = &r.retrieval {
         retrieval(&mut s, ret);
@@ -242,6 +243,32 @@ fn interviews(s: &mut String, r: &EvalReport) {
             i.moved_median,
             100.0 * i.moved_50,
             100.0 * i.moved_50_first_only
+        );
+    }
+}
+
+fn blind(s: &mut String, r: &EvalReport) {
+    let _ = writeln!(
+        s,
+        "\nwhole interviews written outside the project, against their writers' grades (data/eval/interviews_blind*)"
+    );
+    for b in &r.blind {
+        let _ = writeln!(
+            s,
+            "  {:<8} {:>3} answers: Pearson {:.3}, mean error {:.1}; sound (70+) under 25 {} of {}; wrong (25-) at 50+ {} of {}; follow-ups attached {} of {}, new questions {} of {}{}",
+            b.part,
+            b.answers,
+            b.pearson,
+            b.mean_abs_error,
+            b.sound_under_25,
+            b.sound,
+            b.wrong_50,
+            b.wrong,
+            b.follow_ups_attached,
+            b.follow_ups,
+            b.new_questions_attached,
+            b.new_questions,
+            if b.missing > 0 { format!("; {} not found", b.missing) } else { String::new() }
         );
     }
 }

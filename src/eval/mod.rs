@@ -1,6 +1,7 @@
 //! `ivd eval`: how good the verdicts and the search are, on data that is not an entry's own
 //! expert answer scored against itself. Sits above `kb` and `scoring`; only the CLI imports it.
 
+pub mod blind;
 pub mod external;
 mod follow_ups;
 pub mod graded;
@@ -100,6 +101,8 @@ pub struct EvalReport {
     pub graded: Vec<GradedRow>,
     /// Whole interviews scored as `ivd diagnose` does, against their answers moved elsewhere.
     pub interviews: Vec<interviews::InterviewRow>,
+    /// Whole interviews written outside the project, against their writers' grades.
+    pub blind: Vec<blind::BlindRow>,
     /// Questions the base did not phrase, answers it did not write (see [`verdicts`]).
     pub verdicts: Vec<verdicts::VerdictRow>,
     pub degraded: Option<String>,
@@ -160,6 +163,7 @@ pub fn run(s: &KbSearch, opts: &EvalOptions) -> Result<EvalReport, KbError> {
         comparisons: comparisons(&items),
         graded: graded_rows(&items, &found),
         interviews: interviews::run(s, &opts.cancel)?,
+        blind: blind::run(s, &opts.cancel)?,
         verdicts,
         degraded: s.degraded.clone(),
         items,

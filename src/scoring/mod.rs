@@ -1,6 +1,7 @@
 //! Scoring: the offline rubric analyzer for content (and, with recordings, delivery).
 //! Deterministic: the same input gives the same numbers.
 
+pub mod asked;
 pub mod asks_story;
 pub mod blend;
 pub mod content;
@@ -24,6 +25,8 @@ use crate::kb::evidence::Evidence;
 use crate::kb::search::{KbSearch, SearchHit};
 use crate::kb::KbError;
 use crate::lang::Lang;
+pub use asked::asking_part;
+use asked::with_set_up;
 use content::{analyze, ContentScore, Inputs};
 use tokio_util::sync::CancellationToken;
 
@@ -113,15 +116,14 @@ pub const RESCUE_MATCH_MIN: f64 = 0.3;
 /// How surely (the reference relevance model) the answer must address that entry. Fitting half:
 /// the freed right answer addresses its entry at 1.000, a sound quiz option at 0.95; an answer
 /// given to another question of the long English interview reached 0.82.
+///
+/// The no-reference model is not asked as well: a guard that it not rule the answer out for the
+/// question as asked (0.2) was dropped at stop 52. It was added while closeness was explored at
+/// 0.2; at 0.3 it kept out only sound answers: three marked quiz options, judged off-topic against
+/// the question alone instead of scored against the entry they answer (fitting half: third set
+/// 17 -> 18 of 42 ahead of the distractor, a first-set option 12 -> 25; test half: second set
+/// 26 -> 27 of 33). Nothing else `ivd eval` reports moved, nor the blind interviews.
 pub const RESCUE_RELEVANCE_MIN: f64 = 0.9;
-/// The no-reference model must not rule the answer out for the question as asked: an answer with
-/// nothing of the question otherwise takes whichever neighbour it does address (at a closeness of
-/// 0.2, "Why use semantic caching?" answered about speculative decoding took the entry on it and
-/// 56). A guard of principle,
-/// not fitted: it was added after reading every answer freed on both halves, and on the fitting
-/// half it keeps one sound quiz option (0.04) at 12 instead of 25; the freed right answer stands
-/// at 0.26.
-pub const RESCUE_ASKED_MIN: f64 = 0.2;
 
 /// Score `answer` against the question's references (`hits`, best first, as
 /// [`references`] gives them). Only entries that are the same question as the one asked
@@ -145,7 +147,7 @@ pub fn assess_among(
     let (chosen, score) = (m.chosen, m.score);
     // A story question is answered by any story; a match certain of its entry is the question.
     let doubtful = !score.relevant && !m.story && !m.certain && !is_non_answer(answer);
-    if !doubtful || m.asked.is_none_or(|p| p < RESCUE_ASKED_MIN) {
+    if !doubtful {
         return Ok((chosen, score));
     }
     Ok(answered_entry(kb, &turn, hits, chosen, cancel)?.unwrap_or((chosen, score)))
@@ -198,8 +200,6 @@ fn answered_entry(
 struct Matched {
     chosen: Option<usize>,
     score: ContentScore,
-    /// How surely the answer addresses the question as asked (the no-reference model).
-    asked: Option<f64>,
     story: bool,
     /// The chosen entry is matched with [`MATCH_CERTAIN`].
     certain: bool,
@@ -240,7 +240,7 @@ fn assess_by_match(
     log_candidates(hits);
     let done = |chosen: Option<usize>, score: ContentScore| {
         let certain = chosen.is_some_and(certain);
-        Ok(Matched { chosen, score, asked, story, certain })
+        Ok(Matched { chosen, score, story, certain })
     };
     let Some(&first) = candidates.first() else {
         return done(None, unreferenced);
@@ -282,13 +282,13 @@ fn assess_by_match(
 }
 
 fn log_candidates(hits: &[SearchHit]) {
-    tracing::debug!(
-        "same-question candidates: {:?}",
+    let listed = |same: bool| {
         (0..hits.len())
-            .filter(|&k| matching::is_same(hits, k))
+            .filter(|&k| matching::is_same(hits, k) == same)
             .map(|k| (hits[k].id.as_str(), hits[k].similarity, matching::probability(hits, k)))
             .collect::<Vec<_>>()
-    );
+    };
+    tracing::debug!("same-question candidates: {:?}; other hits: {:?}", listed(true), listed(false));
 }
 
 /// Whether the question asks for a story, and how surely the answer addresses it as asked (the
@@ -321,11 +321,24 @@ pub fn assess_question(
     lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<(Vec<SearchHit>, Option<usize>, ContentScore), KbError> {
+    let whole = question;
     let question = asking_part(question);
     // An introduction or "when can you start?" is not matched to a technical entry that happens
     // to share its words ("自我介绍" and self-reflection).
     let hits = if kind::of(question).is_some() { Vec::new() } else { references(kb, question, cancel)? };
-    let (chosen, mut score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
+    let (mut chosen, mut score) = assess_among(kb, question, answer, &hits, lang, cancel)?;
+    // A thin asking part is matched alone (with its set-up, "我们有个 Agent，能读用户上传的文档，
+    // 也能帮用户发邮件。你怎么防 prompt 注入？" lost the entry on prompt injection), but judged with
+    // the set-up it leans on when no entry fits the answer: alone, "How would you architect the
+    // pipeline?" matched an entry on support agents, or none.
+    if chosen.is_none() || !score.relevant {
+        if let Some(set) = with_set_up(whole, question).filter(|s| s.len() > question.len()) {
+            let (_, with_it) = assess_among(kb, set, answer, &[], lang, cancel)?;
+            if chosen.is_none() || with_it.relevant {
+                (chosen, score) = (None, with_it);
+            }
+        }
+    }
     // An introduction or "when can you start?" that the base holds no entry for has no content
     // to miss: it is not scored on content (the report leaves it out of averages and plan).
     if chosen.is_none() {
@@ -338,28 +351,6 @@ pub fn assess_question(
         }
     }
     Ok((hits, chosen, score))
-}
-
-/// An asking part with fewer distinctive terms than this leans on what was said before it ("Say
-/// your p95 latency is nine seconds and product wants three. What would you do?", "线上出了一次
-/// 事故，用户投诉答案错了。你怎么排查？"): the lead-in is then the question, not a segue, and the
-/// whole turn is kept. Seen in an interview written outside the project, where "What would you
-/// do?" alone matched nothing and its sound answer was called off-topic (11/100). Of the
-/// interviewer turns of `data/eval/turns*.jsonl` and `question_kinds.jsonl` that ask after a
-/// lead-in, it keeps two whole: a set-up ("So the agent decides when to stop on its own, right?
-/// How does it know it's done?") and a rhetorical remark; at 3 it kept "Okay, cool." before "How
-/// did you evaluate the retriever, then?" and cut "How did you chunk your documents, and why?".
-const SELF_CONTAINED_TERMS: usize = 2;
-
-/// The question from its first asking sentence on: an opening greeting or segue ("你好，今天主要
-/// 聊聊 Agent 相关的工程问题。先说说…") would blur its meaning in the vectors that match it. An
-/// asking part too thin to stand alone ([`SELF_CONTAINED_TERMS`]) is not cut from its lead-in.
-pub fn asking_part(question: &str) -> &str {
-    match crate::transcript::asking::from_first_asking(question) {
-        // Cut only when something comes before the asking sentence and what is left stands alone.
-        Some(q) if q.len() < question.trim().len() && crate::kb::terms::term_set(q).len() >= SELF_CONTAINED_TERMS => q,
-        _ => question,
-    }
 }
 
 /// The base's candidate references for a question as asked, best first, each with how well its
@@ -386,28 +377,4 @@ pub fn references(kb: &KbSearch, question: &str, cancel: &CancellationToken) -> 
 /// The entry asked about when the base holds the question (see [`matching`]).
 pub fn same_question(hits: &[SearchHit]) -> Option<&SearchHit> {
     matching::same_question(hits)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::asking_part;
-
-    #[test]
-    fn a_segue_is_cut_but_a_set_up_the_question_leans_on_is_kept() {
-        assert_eq!(asking_part("好，那我们聊聊记忆。长期记忆你们是怎么写入的？"), "长期记忆你们是怎么写入的？");
-        assert_eq!(
-            asking_part(
-                "Okay, nice. Let's start with that RAG system then. How did you chunk your documents, and why?"
-            ),
-            "How did you chunk your documents, and why?"
-        );
-        // "What would you do?" alone asks nothing a base can match: the scenario is the question.
-        let scenario =
-            "Related question: say your p95 latency is nine seconds and product wants three. What would you do?";
-        assert_eq!(asking_part(scenario), scenario);
-        assert_eq!(
-            asking_part("线上出了一次事故，用户投诉答案错了。你怎么排查？"),
-            "线上出了一次事故，用户投诉答案错了。你怎么排查？"
-        );
-    }
 }

@@ -36,6 +36,19 @@ pub const NON_ANSWER: &[&str] = &[
     "can't remember",
     "don't remember",
     "no experience with",
+    // Seen in an interview written outside the project: "Um, honestly, no, I haven't. ... how to
+    // actually size it, I couldn't tell you without looking into it." (67/100 before).
+    "couldn't tell you",
+    "can't tell you",
+    "could not tell you",
+    "no, i haven't",
+    "i haven't done",
+    "haven't worked with",
+    "never worked with",
+    "have to look it up",
+    "说不上来",
+    "没搞过",
+    "没碰过",
 ];
 /// An answer that gives up is judged a non-answer only when it is also short: an expert may say
 /// "不清楚具体数字" in a long, good answer.
