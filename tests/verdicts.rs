@@ -450,4 +450,7 @@ fn whole_interviews_written_outside_agree_with_their_writers() {
     assert!(read.sound_under_25 <= 3 && held.sound_under_25 <= 2, "sound answers told off-topic");
     assert!(held.follow_ups_attached * 2 >= held.follow_ups, "follow-ups attached");
     assert!(held.new_questions_attached <= 4, "new questions taken for follow-ups");
+    // Remarks the candidate only reacts to are no question: 5 of 6 taken for one on each part
+    // before (read, held out), 0 and 1 since.
+    assert!(held.remarks_taken <= 2 && read.remarks_taken <= 1, "remarks taken for questions");
 }

@@ -255,7 +255,7 @@ fn blind(s: &mut String, r: &EvalReport) {
     for b in &r.blind {
         let _ = writeln!(
             s,
-            "  {:<8} {:>3} answers: Pearson {:.3}, mean error {:.1}; sound (70+) under 25 {} of {}; wrong (25-) at 50+ {} of {}; follow-ups attached {} of {}, new questions {} of {}{}",
+            "  {:<8} {:>3} answers: Pearson {:.3}, mean error {:.1}; sound (70+) under 25 {} of {}; wrong (25-) at 50+ {} of {}; follow-ups attached {} of {}, new questions {} of {}; remarks taken for questions {} of {}{}",
             b.part,
             b.answers,
             b.pearson,
@@ -268,6 +268,8 @@ fn blind(s: &mut String, r: &EvalReport) {
             b.follow_ups,
             b.new_questions_attached,
             b.new_questions,
+            b.remarks_taken,
+            b.remarks,
             if b.missing > 0 { format!("; {} not found", b.missing) } else { String::new() }
         );
     }

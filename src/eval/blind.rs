@@ -2,7 +2,8 @@
 //! writer (`data/eval/interviews_blind*/`): split, searched and scored as `ivd diagnose` does, and
 //! compared with those grades. The first two pairs were read to find what real interviews break
 //! (a question leaning on its set-up, a give-up in other words); the third pair was written after
-//! those fixes and is the held-out figure.
+//! those fixes and is the held-out figure. The second and third pairs also name each interviewer
+//! turn's kind: remarks the candidate only reacts to must not become questions.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,43 +11,50 @@ use crate::kb::search::KbSearch;
 use crate::kb::KbError;
 use crate::transcript::{self, pairs, roles};
 
-/// (file, part, transcript, grades: JSON lines of the grades of this and other files).
-const INTERVIEWS: &[(&str, &str, &[u8], &str)] = &[
+/// (file, part, transcript, grades: JSON lines of the grades of this and other files, the kind of
+/// each interviewer turn where its writer gave them).
+const INTERVIEWS: &[(&str, &str, &[u8], &str, &str)] = &[
     (
         "en_interview.txt",
         "read",
         include_bytes!("../../data/eval/interviews_blind/en_interview.txt"),
         include_str!("../../data/eval/interviews_blind/grades.jsonl"),
+        "",
     ),
     (
         "zh_interview.txt",
         "read",
         include_bytes!("../../data/eval/interviews_blind/zh_interview.txt"),
         include_str!("../../data/eval/interviews_blind/grades.jsonl"),
+        "",
     ),
     (
         "en_interview.txt",
         "read",
         include_bytes!("../../data/eval/interviews_blind2/en_interview.txt"),
         include_str!("../../data/eval/interviews_blind2/grades_en.jsonl"),
+        include_str!("../../data/eval/interviews_blind2/turns_en.jsonl"),
     ),
     (
         "zh_interview.txt",
         "read",
         include_bytes!("../../data/eval/interviews_blind2/zh_interview.txt"),
         include_str!("../../data/eval/interviews_blind2/grades_zh.jsonl"),
+        include_str!("../../data/eval/interviews_blind2/turns_zh.jsonl"),
     ),
     (
         "en_interview.txt",
         "held out",
         include_bytes!("../../data/eval/interviews_blind3/en_interview.txt"),
         include_str!("../../data/eval/interviews_blind3/grades_en.jsonl"),
+        include_str!("../../data/eval/interviews_blind3/turns_en.jsonl"),
     ),
     (
         "zh_interview.txt",
         "held out",
         include_bytes!("../../data/eval/interviews_blind3/zh_interview.txt"),
         include_str!("../../data/eval/interviews_blind3/grades_zh.jsonl"),
+        include_str!("../../data/eval/interviews_blind3/turns_zh.jsonl"),
     ),
 ];
 /// A grade from which an answer is sound, and one up to which it is wrong (a misconception, an
@@ -55,6 +63,15 @@ const SOUND_FROM: f64 = 70.0;
 const WRONG_UP_TO: f64 = 25.0;
 /// How many characters of an answer's opening (letters and digits only) find its pair.
 const OPENING: usize = 15;
+
+#[derive(Deserialize)]
+struct Turn {
+    turn: String,
+    kind: String,
+}
+
+/// How many letters of a remark's end find it among the questions.
+const REMARK_END: usize = 25;
 
 #[derive(Deserialize)]
 struct Grade {
@@ -86,6 +103,9 @@ pub struct BlindRow {
     pub follow_ups_attached: usize,
     pub new_questions: usize,
     pub new_questions_attached: usize,
+    /// Interviewer turns their writer marked as remarks, and those that became a question.
+    pub remarks: usize,
+    pub remarks_taken: usize,
 }
 
 /// One graded answer as the product split and scored it.
@@ -102,9 +122,9 @@ struct Judged {
 
 /// Each part's agreement, the read part first.
 pub fn run(s: &KbSearch, cancel: &tokio_util::sync::CancellationToken) -> Result<Vec<BlindRow>, KbError> {
-    let mut parts: Vec<(&str, Vec<Judged>)> = Vec::new();
+    let mut parts: Vec<(&str, Vec<Judged>, (usize, usize))> = Vec::new();
     let meaning = crate::scoring::follow_up_meaning(Some(s));
-    for (file, part, bytes, grades) in INTERVIEWS {
+    for (file, part, bytes, grades, turns) in INTERVIEWS {
         let Ok(t) = transcript::parse_bytes(bytes, None) else { continue };
         let a = roles::detect(&t);
         let qa = pairs::split_with(&t, &a.turn_roles, &meaning);
@@ -124,12 +144,34 @@ pub fn run(s: &KbSearch, cancel: &tokio_util::sync::CancellationToken) -> Result
             let attached = own.map_or(within, |p| p.follow_up_of.is_some());
             judged.push(Judged { grade: g.grade, follow_up: g.follow_up, overall, attached, found: within });
         }
-        match parts.iter_mut().find(|(p, _)| p == part) {
-            Some((_, v)) => v.extend(judged),
-            None => parts.push((part, judged)),
+        let remarks = remarks_taken(turns, &qa);
+        match parts.iter_mut().find(|(p, _, _)| p == part) {
+            Some((_, v, r)) => {
+                v.extend(judged);
+                (r.0, r.1) = (r.0 + remarks.0, r.1 + remarks.1);
+            }
+            None => parts.push((part, judged, remarks)),
         }
     }
-    Ok(parts.into_iter().map(|(part, judged)| row(part, &judged)).collect())
+    Ok(parts
+        .into_iter()
+        .map(|(part, judged, (remarks, taken))| BlindRow { remarks, remarks_taken: taken, ..row(part, &judged) })
+        .collect())
+}
+
+/// The remarks among `turns` (JSON lines), and how many of them end a question of `qa`.
+fn remarks_taken(turns: &str, qa: &[pairs::QaPair]) -> (usize, usize) {
+    let questions: Vec<String> = qa.iter().map(|p| letters(&p.question)).collect();
+    let remarks: Vec<String> = turns
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Turn>(l).ok())
+        .filter(|t| t.kind == "remark")
+        .map(|t| {
+            let l: Vec<char> = letters(&t.turn).chars().collect();
+            l[l.len().saturating_sub(REMARK_END)..].iter().collect()
+        })
+        .collect();
+    (remarks.len(), remarks.iter().filter(|r| questions.iter().any(|q| q.contains(r.as_str()))).count())
 }
 
 /// Letters and digits, lower case: what an answer's opening is found by.
@@ -156,5 +198,7 @@ fn row(part: &str, judged: &[Judged]) -> BlindRow {
         follow_ups_attached: of(true).filter(|j| j.attached).count(),
         new_questions: of(false).count(),
         new_questions_attached: of(false).filter(|j| j.attached).count(),
+        remarks: 0,
+        remarks_taken: 0,
     }
 }

@@ -113,6 +113,12 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>, me
         if answer.is_none() || is_farewell(&q.text) {
             return;
         }
+        // A remark the candidate only reacts to ("Yeah, to be fair our routing is still pretty
+        // manual too." / "Yeah, I feel like everyone's is, kind of.") is an exchange of remarks:
+        // kept as a question, it was scored 2-5 and put first in the plan.
+        if answer.as_ref().is_some_and(|a| is_reaction(&a.text)) {
+            return;
+        }
         // Only a short remark: a longer turn with no cue may still be a question whose mark the
         // speech-to-text dropped, and is kept as one, as before.
         if is_short_remark(&q.text) {
@@ -148,6 +154,19 @@ fn is_short_remark(text: &str) -> bool {
     let (cjk, words) = crate::lang::counts(text);
     words + cjk / 2 <= REMARK_MAX_WORDS
 }
+
+/// A reply short enough to be a reaction, not an answer ("Ha, yeah. Everything's a seven.",
+/// "Okay, good to know.", "哈哈，是的。").
+fn is_reaction(text: &str) -> bool {
+    let (cjk, words) = crate::lang::counts(text);
+    words + cjk / 2 <= REACTION_MAX_WORDS
+}
+
+/// Words (or two CJK characters each) of the longest reply that is only a reaction: a sound answer
+/// in a sentence ("Server-side, from the authenticated session, never from the model's
+/// arguments.", "服务端用登录会话校验，不信任模型传进来的参数。") has more; "哈哈，对，这个确实，
+/// 我们后面也在往那个方向走。" has ten.
+const REACTION_MAX_WORDS: usize = 10;
 
 /// Words (or two CJK characters each) of the longest aside an interviewer makes mid-answer: short,
 /// because a longer turn with no cue is more often a question whose cue we do not know.
