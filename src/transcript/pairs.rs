@@ -151,15 +151,19 @@ fn close(pairs: &mut Vec<QaPair>, question: Option<Acc>, answer: Option<Acc>, me
 
 /// A remark short enough to be an aside ("That's the code I write.", "好，这个挺有意思。").
 fn is_short_remark(text: &str) -> bool {
-    let (cjk, words) = crate::lang::counts(text);
-    words + cjk / 2 <= REMARK_MAX_WORDS
+    word_count(text) <= REMARK_MAX_WORDS
 }
 
 /// A reply short enough to be a reaction, not an answer ("Ha, yeah. Everything's a seven.",
 /// "Okay, good to know.", "哈哈，是的。").
 fn is_reaction(text: &str) -> bool {
+    word_count(text) <= REACTION_MAX_WORDS
+}
+
+/// Words, or two CJK characters each.
+fn word_count(text: &str) -> usize {
     let (cjk, words) = crate::lang::counts(text);
-    words + cjk / 2 <= REACTION_MAX_WORDS
+    words + cjk / 2
 }
 
 /// Words (or two CJK characters each) of the longest reply that is only a reaction: a sound answer
