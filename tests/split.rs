@@ -117,8 +117,8 @@ fn markdown_output_lists_speakers_and_pairs() {
     assert!(md.contains("## 7. Question"), "{md}");
 }
 
-/// Implicit follow-ups ("Was it worth it?", "三百条够吗？") name nothing of the answer and
-/// point back with no word the rules know: told by meaning (`transcript::follow_up_model`) where
+/// Implicit follow-ups ("Did the numbers hold up in production?", "三百条够吗？") name nothing of
+/// the answer and point back with no word the rules know: told by meaning (`transcript::follow_up_model`) where
 /// the models are provisioned, they stay attached to the question they dig into; a new question
 /// after them is not attached. Without models the rules alone leave them as questions of their own.
 #[test]
@@ -130,7 +130,7 @@ fn implicit_follow_ups_are_attached_by_meaning() {
         "Interviewer: How did you evaluate the retriever?\n\
          Candidate: We built a set of about 300 real user queries, labeled the relevant chunks for each, and tracked \
          recall at 10 and MRR on every index change. Recall at 10 went from 0.71 to 0.86 after we added BM25.\n\
-         Interviewer: Was it worth it?\n\
+         Interviewer: Did the numbers hold up in production?\n\
          Candidate: Yes. Every index change since has been checked against it in minutes.\n\
          Interviewer: How do you handle prompt injection in a RAG system?\n\
          Candidate: I treat retrieved text as data, never as instructions, and tools with side effects need a \

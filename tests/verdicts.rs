@@ -443,8 +443,12 @@ fn whole_interviews_written_outside_agree_with_their_writers() {
     // Measured 2026-12-07: read Pearson 0.570 (0.472 before the set-up and give-up fixes), 2 of
     // 41 sound answers under 25 (3); held out 0.522 (0.569: a misconception judged off-topic
     // against a wrong entry is now judged with its set-up, and no reference tells it is wrong),
-    // 1 of 25 (1), follow-ups 7 of 12 attached, 2 of 30 new questions taken for one.
+    // 1 of 25 (1), follow-ups 7 of 12 attached, 2 of 30 new questions taken for one. Stop 53's
+    // follow-up rules (the read part's misses among what they were chosen on): follow-ups read 11
+    // -> 14 of 16, held out 7 -> 8 of 12, new questions taken unchanged (2 of 56, 2 of 30).
     let (read, held) = (part("read"), part("held out"));
+    assert!(read.follow_ups_attached * 4 >= read.follow_ups * 3, "follow-ups attached, read part");
+    assert!(read.new_questions_attached <= 3, "new questions taken for follow-ups, read part");
     assert_eq!(read.missing + held.missing, 0, "every graded answer found");
     assert!(read.pearson >= 0.5 && held.pearson >= 0.45, "{} {}", read.pearson, held.pearson);
     assert!(read.sound_under_25 <= 3 && held.sound_under_25 <= 2, "sound answers told off-topic");

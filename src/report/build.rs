@@ -154,7 +154,7 @@ fn facets(questions: &[&QuestionReport]) -> Vec<(&'static str, &'static str, u32
 }
 
 /// Immediate: fix the weakest answers (missing points, misconceptions). Short term: study the weak
-/// dimensions' references and rehearse their follow-ups. Long term: close the gaps the references
+/// dimensions' references (of answers on topic against them) and rehearse their follow-ups. Long term: close the gaps the references
 /// describe, and build the habits the facet scores ask for.
 pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> ImprovementPlan {
     let mut weakest: Vec<&QuestionReport> =
@@ -190,7 +190,10 @@ pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> Impro
     let mut seen_refs = std::collections::BTreeSet::new();
     for q in &weakest {
         let Some(r) = q.references.first() else { continue };
-        if q.dimension.is_none() || !seen_refs.insert(r.id.clone()) {
+        // An answer off-topic against its entry may have been matched to a neighbour of the
+        // question asked: the plan would then send the candidate to a question nobody asked.
+        // Its "now" item already says to answer the question as asked.
+        if q.dimension.is_none() || !q.content.relevant || !seen_refs.insert(r.id.clone()) {
             continue;
         }
         let Some(e) = kb.get(&r.id) else { continue };
@@ -293,5 +296,27 @@ pub fn compare(
         previous_id: prev_id,
         previous_at: prev.meta.generated_at.clone(),
         previous_overall: prev.summary.overall_score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two questions of a real report (`data/eval/interviews_blind2/zh_interview.txt`, stop 52):
+    /// Q10 asks how to design an agent's tools and was matched to the DAG entry (planning-010),
+    /// against which its sound answer reads as off-topic; Q14 gave up on the quantization entry
+    /// it was rightly matched to.
+    #[test]
+    fn the_plan_sends_no_one_to_the_entry_an_off_topic_answer_was_matched_to() {
+        let questions: Vec<QuestionReport> =
+            serde_json::from_str(include_str!("../../tests/fixtures/plan_questions_zh.json")).unwrap();
+        let kb = KnowledgeBase::shipped().unwrap();
+        let plan = plan(&questions, &kb, true);
+        let all = [&plan.immediate, &plan.short_term, &plan.long_term].map(|v| v.join("\n")).join("\n");
+        assert!(!all.contains("planning-010") && !all.contains("DAG"), "{all}");
+        assert!(plan.short_term.iter().any(|s| s.contains("model-capability-012")), "{:?}", plan.short_term);
+        // The off-topic answer's "now" item quotes the question asked.
+        assert!(plan.immediate.iter().any(|s| s.contains("先正面回答被问到的问题")), "{:?}", plan.immediate);
     }
 }

@@ -15,204 +15,9 @@
 
 use std::collections::HashSet;
 
+use super::follow_up_words::*;
 use super::text::normalize;
 use crate::lang::{is_cjk, sentences};
-
-/// Openers of a question that digs into the previous answer.
-const FOLLOW_UP_ZH: &[&str] = &[
-    "你刚才提到",
-    "你刚才说",
-    "刚才你说",
-    "刚才你提到",
-    "你提到",
-    "你说的",
-    "你说到",
-    "那如果",
-    "具体来说",
-    "具体讲",
-    "具体说",
-    "追问一下",
-    "追问",
-    "展开说说",
-    "展开讲讲",
-    "详细说说",
-    "再深入",
-    "那为什么",
-    "为什么不",
-    "为什么这么",
-    "举个例子",
-    "那这个",
-    "那在这种",
-    "那要是",
-    "要是",
-    "万一",
-    "后来",
-    "那后来",
-    "然后呢",
-];
-const FOLLOW_UP_EN: &[&str] = &[
-    "you mentioned",
-    "following up",
-    "follow up",
-    "follow-up",
-    "what if",
-    "can you go deeper",
-    "go deeper",
-    "how exactly",
-    "going back to what you said",
-    "you said",
-    "can you elaborate",
-    "could you elaborate",
-    "elaborate on",
-    "why did you",
-    "can you give an example",
-    "could you give an example",
-    "dig into",
-    "and if",
-    "what happens if your",
-    "why not",
-    "how long did",
-    "how much did",
-    "what happens when your",
-    "then what",
-    "and then what",
-];
-/// Openers that announce a new topic and so rule out a follow-up.
-const NEW_TOPIC: &[&str] = &[
-    "换个话题",
-    "接下来",
-    "下一个问题",
-    "下个问题",
-    "另一个问题",
-    "另外一个问题",
-    "我们聊聊",
-    "我们来聊",
-    "我们再聊",
-    "我们换",
-    "let's move on",
-    "moving on",
-    "move on",
-    "next question",
-    "switching gears",
-    "switch gears",
-    "another topic",
-    "different topic",
-    "let's talk about",
-    "let's switch",
-    "new topic",
-];
-/// A hypothetical that sets the candidate a task of their own ("那如果让你做一个代码库问答的助手…")
-/// opens a new question, however it starts.
-const NEW_TASK: &[&str] = &[
-    "让你设计",
-    "让你做",
-    "让你从零",
-    "让你来",
-    "if you had to design",
-    "if you had to build",
-    "if you were to design",
-    "if you were to build",
-];
-/// Openers that set a task of its own ("Design a typeahead service…", "设计一个短链服务"): only at
-/// the start, since "Why did you design a custom queue?" digs into the answer.
-const NEW_TASK_START: &[&str] = &["design a ", "design an ", "设计一个", "请设计", "请你设计"];
-/// A question that asks how a thing works or differs, or what one does in general ("What's the
-/// difference between HNSW and IVF?", "HNSW 的原理是什么？", "p99 突然升高你一般怎么排查？"),
-/// stands alone even when it names something the answer named.
-const STANDS_ALONE: &[&str] = &[
-    "difference between",
-    "differences between",
-    "how does",
-    "how do you generally",
-    "in general",
-    "generally",
-    "typically",
-    "区别",
-    "原理",
-    "一般",
-    "通常",
-];
-/// Words that point back at what was just said ("Does that scale?", "这样成本不低吧",
-/// "当时为什么不直接换模型？"): a question standing alone has nothing for them to point at.
-const REFERS_BACK_EN: &[&str] = &[
-    "does that",
-    "did that",
-    "is that",
-    "was that",
-    "would that",
-    "will that",
-    "could that",
-    "that approach",
-    "that number",
-    "that threshold",
-    "that choice",
-    "that decision",
-    "that step",
-    "that setup",
-    "that change",
-    "handle that",
-    "about that",
-];
-const REFERS_BACK_ZH: &[&str] =
-    &["这样", "这么做", "这么搞", "这种做法", "这个方案", "这个阈值", "这个数", "这一步", "当时", "这件事", "剩下"];
-/// How far into the question (characters) a word pointing back counts.
-const REFERS_BACK_HEAD_EN: usize = 30;
-const REFERS_BACK_HEAD_ZH: usize = 12;
-/// Openers of a Chinese question that point back ("这个对生成速度有影响吗？").
-const STARTS_BACK_ZH: &[&str] = &["这个", "这些", "那些"];
-/// A short Chinese question asking for a figure ("一条大概多少钱？"), or one asking how much
-/// something changed ("量化之后效果掉了多少？"), asks about what was described.
-const FIGURE_ZH: &[&str] = &["多少", "多久", "多长时间"];
-const FIGURE_CJK: usize = 8;
-const CHANGE_ZH: &str = "了多少";
-/// Conditionals that ask about the situation just described when they end in "呢"
-/// ("如果用户回头问一个被摘要丢掉的细节呢？").
-const CONDITIONAL_ZH: &[&str] = &["如果", "要是", "万一", "假如"];
-/// Challenges that are one wherever they stand in the question ("现在不都得自己维护了？").
-const STRONG_CHALLENGE_ZH: &[&str] = &["不都得", "不都要", "不都是", "难道", "岂不", "不就是", "不就得"];
-/// Share of a question's content words found in the previous pair that makes it a follow-up even
-/// without an opener: high, because every question of an agent interview shares some vocabulary.
-const OVERLAP_FOLLOW_UP: f64 = 0.6;
-/// Fewer content words than this are too few to judge overlap.
-const OVERLAP_MIN_TOKENS: usize = 4;
-
-/// Words of the field that every question of an interview shares: named in the answer and again
-/// in the question, they are its topic, not a specific it digs into.
-const FIELD_TERMS: &[&str] = &[
-    "ai",
-    "api",
-    "apis",
-    "agent",
-    "agents",
-    "llm",
-    "llms",
-    "rag",
-    "prompt",
-    "prompts",
-    "embedding",
-    "embeddings",
-    "token",
-    "tokens",
-    "model",
-    "models",
-    "gpt",
-    "json",
-    "sql",
-    "http",
-    "ok",
-    "okay",
-];
-/// A question this short (words, or Chinese characters) leans on the answer before it.
-const SHORT_WORDS: usize = 4;
-const SHORT_CJK: usize = 6;
-/// Short Chinese questions that ask for more of the same ("比如说？", "具体差多少？").
-const SHORT_OPENERS_ZH: &[&str] = &["比如", "具体", "然后呢", "为什么", "多少", "怎么说"];
-/// Negative questions that challenge what was just said ("Isn't that expensive?").
-const CHALLENGE_EN: &[&str] =
-    &["isn't", "doesn't", "wouldn't", "won't", "aren't", "didn't", "don't", "couldn't", "shouldn't", "hasn't"];
-const CHALLENGE_ZH: &[&str] = &["不会", "会不会", "难道", "不都", "不就", "岂不", "不怕"];
-/// Words before the question proper ("Hmm, isn't…", "那…").
-const FILLERS: &[&str] = &["hmm", "so", "and", "but", "okay", "ok", "well", "right", "嗯", "那", "可是", "但是"];
 
 /// Whether `question` digs into the answer to `prev_question`, by the rules alone.
 pub fn is_follow_up(question: &str, prev_question: &str, prev_answer: &str) -> bool {
@@ -242,8 +47,10 @@ pub fn is_follow_up_with(
         return true;
     }
     let alone = STANDS_ALONE.iter().any(|m| asked.contains(m));
-    (!alone && names_a_specific(question, prev_question, prev_answer))
+    (!alone
+        && (names_a_specific(question, prev_question, prev_answer) || points_into(&asked, prev_question, prev_answer)))
         || challenges(&asked)
+        || digs_in(&asked, question)
         || refers_back(&asked)
         || short_and_leaning(&asked, prev_question, prev_answer)
         || overlaps(question, prev_question, prev_answer)
@@ -275,6 +82,61 @@ fn names_a_specific(question: &str, prev_question: &str, prev_answer: &str) -> b
     let before = specifics(prev_question);
     let answered = specifics(prev_answer);
     asked.iter().any(|s| answered.contains(s) && !before.contains(s))
+}
+
+/// The question points with a determiner at a thing the answer named and its question did not
+/// ("Where did the labels come from?" after "about 12,000 labeled examples"); an "of" after the
+/// thing qualifies it anew ("the cost of an LLM feature" stands alone).
+fn points_into(asked: &str, prev_question: &str, prev_answer: &str) -> bool {
+    let answered: Vec<String> =
+        words(prev_answer).into_iter().filter(|w| w.chars().count() >= ANCHOR_MIN_LEN).collect();
+    let before = words(prev_question);
+    let w = words(asked);
+    (1..w.len()).any(|i| {
+        let (det, next, after) = (w[i - 1].as_str(), w[i].as_str(), w.get(i + 1).map_or("", String::as_str));
+        DEFINITE_EN.contains(&det)
+            && after != "of"
+            && next.chars().count() >= ANCHOR_MIN_LEN
+            && ![FIELD_TERMS, NOT_ANCHORS, STOP_EN].iter().any(|l| l.contains(&next))
+            && answered.iter().any(|a| same_word(next, a))
+            && !before.iter().any(|b| same_word(next, b))
+    })
+}
+
+/// Two words are one ("labels", "labeled") when they share their first letters up to
+/// [`ANCHOR_SUFFIX`] short of the shorter, and at least [`ANCHOR_STEM`].
+fn same_word(a: &str, b: &str) -> bool {
+    let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    shared >= ANCHOR_STEM.max(shorter.saturating_sub(ANCHOR_SUFFIX)) || a == b
+}
+
+/// A yes/no question that doubts a claim came true ("Has that ever actually caught a
+/// regression?", "你们信得过吗？", "上线之后出过问题吗？"), one that asks for the specifics after
+/// naming a part ("那切块呢？具体怎么切的？"), or a short turn whose pronoun stands for what the
+/// answer told ("Would you do it again?"; after a set-up of its own, "What do you do about it?"
+/// points into the set-up).
+fn digs_in(asked: &str, question: &str) -> bool {
+    let w = words(asked);
+    let doubted = w.first().is_some_and(|f| DOUBT_OPENERS_EN.contains(&f.as_str())) && w.iter().any(|x| x == DOUBT_EN);
+    let whole = words(question);
+    let yes_no = asked.trim_end_matches(|c: char| "？?。 ".contains(c));
+    let head: String = asked.chars().take(AFTER_HEAD_ZH).collect();
+    doubted
+        || yes_no.ends_with('吗') && DOUBT_ZH.iter().any(|d| asked.contains(d))
+        || yes_no.ends_with('吗') && yes_no.contains(EVER_ZH) && AFTER_ZH.iter().any(|a| head.contains(a))
+        || sentences(asked).iter().skip(1).any(|s| s.trim_start().starts_with(SPECIFICS_ZH))
+        || whole.len() <= PRONOUN_SHORT_WORDS && whole.iter().any(|x| PRONOUNS_BACK.contains(&x.as_str()))
+}
+
+/// The lowercase Latin-letter words of a text, in order ("re-embedding" one word).
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '\''))
+        .map(|w| w.trim_matches(|c: char| c == '-' || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Numbers, and names: mixed-case or capitalised words inside a sentence ("Celery", "pgBouncer",
@@ -335,8 +197,10 @@ fn challenges(asked: &str) -> bool {
     CHALLENGE_EN.iter().any(|c| asked.starts_with(c))
         || CHALLENGE_ZH.iter().any(|c| head.contains(c))
         || STRONG_CHALLENGE_ZH.iter().any(|c| asked.contains(c))
-        // A doubt put as a statement with a tag ("这个量不小吧", "也不一定是变好了吧").
+        // A doubt put as a statement with a tag ("这个量不小吧", "也不一定是变好了吧"), at the end or
+        // before a question of its own ("这个量不小吧，保留多久？").
         || asked.contains('不') && asked.trim_end_matches(|c: char| "？?。.！! ".contains(c)).ends_with('吧')
+        || asked.split(|c: char| "，,。？?！!；;".contains(c)).any(|clause| clause.contains('不') && clause.ends_with('吧'))
 }
 
 /// The question points back at the answer, or asks what becomes of the situation it described.
@@ -352,8 +216,17 @@ fn refers_back(asked: &str) -> bool {
         || REFERS_BACK_ZH.iter().any(|m| head.contains(m))
         || STARTS_BACK_ZH.iter().any(|m| asked.starts_with(m))
         || asked.contains(CHANGE_ZH)
+        || points_at_a_count(asked)
         || crate::lang::counts(asked).0 <= FIGURE_CJK && FIGURE_ZH.iter().any(|m| asked.contains(m))
         || conditional
+}
+
+/// "那" before a count ("洗掉的那一万多条"), not before "一般" ("那一般怎么做？" asks in general).
+fn points_at_a_count(asked: &str) -> bool {
+    asked.match_indices('那').any(|(i, _)| {
+        let after = &asked[i + '那'.len_utf8()..];
+        after.starts_with(|c: char| COUNT_ZH.contains(c)) && !after.starts_with("一般")
+    })
 }
 
 /// A question too short to stand alone that leans on the answer: an English one sharing a word
@@ -466,5 +339,43 @@ mod tests {
             "文档怎么切的？",
             "按标题切，存在 Milvus 里，RAG 召回还行。"
         ));
+    }
+
+    #[test]
+    fn a_determiner_a_doubt_or_a_pronoun_points_into_the_answer() {
+        // Points with "the" at what the answer named, doubts it happened, or leans on it with a
+        // pronoun; "the cost of…" is qualified anew, and a set-up of its own is what "it" means.
+        let tuned = "Yes, a LoRA on 8,000 labelled tickets, with a reranker in front.";
+        assert!(is_follow_up("Who wrote the labels, and how?", "Have you fine-tuned a model?", tuned));
+        assert!(!is_follow_up(
+            "On tool calling, what does your agent do when the model returns bad arguments? Do you retry the call?",
+            "How is an agent different from a workflow?",
+            "The model picks the next tool call in a loop, with a budget per task.",
+        ));
+        assert!(!is_follow_up(
+            "How would you protect an agent that browses the web against injected pages?",
+            Q,
+            "We built an agent that browses internal wikis."
+        ));
+        assert!(is_follow_up("Did it ever actually beat the base model?", "Have you fine-tuned a model?", tuned));
+        assert!(is_follow_up("Would you do it again?", "Have you fine-tuned a model?", tuned));
+        assert!(!is_follow_up(
+            "How do you estimate the cost of a fine-tune before you start?",
+            "Have you fine-tuned a model?",
+            "Yes, and the cost was about $300."
+        ));
+        assert!(!is_follow_up(
+            "We run five thousand jobs a night and half of them time out. What do you do about it?",
+            Q,
+            A
+        ));
+        // The same in Chinese: a count pointed at, a doubt, "since then, ever…?", and specifics
+        // asked after naming a part; "那一般…" asks in general.
+        let data = "一万条客服对话，清洗完剩八千条，上线后用规则过滤。";
+        assert!(is_follow_up("洗掉的那两千条是什么问题？", "数据怎么准备的？", data));
+        assert!(is_follow_up("光靠规则过滤，你们信得过吗？", "数据怎么准备的？", data));
+        assert!(is_follow_up("上线之后出过事故吗？", "数据怎么准备的？", data));
+        assert!(is_follow_up("那索引呢？具体怎么建的？", "数据怎么准备的？", data));
+        assert!(!is_follow_up("换个角度，那一般怎么评估召回？", "数据怎么准备的？", data));
     }
 }

@@ -19,6 +19,7 @@ mod cues;
 mod docx;
 pub mod follow_up;
 pub mod follow_up_model;
+mod follow_up_words;
 mod labeled;
 mod markdown;
 mod markers;
