@@ -154,8 +154,8 @@ fn facets(questions: &[&QuestionReport]) -> Vec<(&'static str, &'static str, u32
 }
 
 /// Immediate: fix the weakest answers (missing points, misconceptions). Short term: study the weak
-/// dimensions' references (of answers on topic against them) and rehearse their follow-ups. Long term: close the gaps the references
-/// describe, and build the habits the facet scores ask for.
+/// dimensions' references (of answers on topic against them) and rehearse their follow-ups. Long
+/// term: close the gaps the references describe, and build the habits the facet scores ask for.
 pub fn plan(questions: &[QuestionReport], kb: &KnowledgeBase, zh: bool) -> ImprovementPlan {
     let mut weakest: Vec<&QuestionReport> =
         content_scored(questions).into_iter().filter(|q| q.content.overall < STRONG).collect();

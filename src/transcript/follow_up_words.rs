@@ -1,5 +1,5 @@
 //! The words and thresholds by which `follow_up` tells a follow-up from a new question: kept
-//! apart so that the rules read as rules. Where each was measured is said there.
+//! apart so that the rules read as rules. Each says where it was chosen or measured.
 
 /// Openers of a question that digs into the previous answer.
 pub(super) const FOLLOW_UP_ZH: &[&str] = &[
