@@ -432,6 +432,27 @@ fn a_question_leaning_on_its_set_up_is_judged_with_it_and_a_give_up_is_one() {
     assert!(c.overall <= 15, "{c:?}");
 }
 
+/// A confident claim that a hard problem is simply gone, with no entry to check it against, is at
+/// most weak and says why; the same question answered with its conditions is not touched.
+#[test]
+fn an_answer_claiming_a_hard_problem_gone_is_at_most_weak() {
+    let s = engine();
+    let q = "你们用了消息队列以后，怎么保证同一条消息不会被重复消费？";
+    let claim =
+        "我们用的是 Kafka，开了幂等生产者和事务以后，它本身就是 exactly-once 的，消费端拿到的每条消息只会处理一次，\
+                 所以重复消费这个问题基本就解决了，下游写库也不用再做什么去重。";
+    let sound =
+        "Kafka 的 exactly-once 只覆盖它自己的读-处理-写链路，消费端调外部接口、写数据库这些副作用还是至少一次的。\
+                 所以我们在消费端做幂等：每条消息带业务唯一键，写库用唯一索引加 upsert，调下游接口时带幂等键，\
+                 重复投递时直接跳过。另外 offset 在业务写成功之后再提交，宁可重复也不丢。";
+    let (_, _, c) = scoring::assess_question(s, q, claim, Lang::Zh, &Default::default()).unwrap();
+    let (_, _, ok) = scoring::assess_question(s, q, sound, Lang::Zh, &Default::default()).unwrap();
+    println!("{} {:?} | {} {:?}", c.overall, c.inaccuracies, ok.overall, ok.inaccuracies);
+    assert!(c.overall <= 45 && c.inaccuracies.iter().any(|m| m.contains("基本就解决")), "{c:?}");
+    assert!(c.improvement.contains("太绝对"), "{}", c.improvement);
+    assert!(ok.inaccuracies.is_empty() && ok.overall > c.overall + 15, "{ok:?}");
+}
+
 /// Whole interviews written outside the project (`data/eval/interviews_blind*`), split and scored
 /// as `ivd diagnose` does, against their writers' grades: the third pair was written after the
 /// changes these figures measure.
@@ -446,15 +467,25 @@ fn whole_interviews_written_outside_agree_with_their_writers() {
     // 1 of 25 (1), follow-ups 7 of 12 attached, 2 of 30 new questions taken for one. Stop 53's
     // follow-up rules (the read part's misses among what they were chosen on): follow-ups read 11
     // -> 14 of 16, held out 7 -> 8 of 12, new questions taken unchanged (2 of 56, 2 of 30).
+    // Stop 54: an answer claiming a hard problem simply gone is at most weak (the claims were
+    // written on the read part; the held-out pair's wrong answers had been read): wrong answers
+    // at 50+ read 11 -> 5 of 21, held out 6 -> 4 of 11; Pearson 0.626 and 0.599.
     let (read, held) = (part("read"), part("held out"));
+    assert!(read.wrong_50 <= 7 && held.wrong_50 <= 5, "wrong answers at 50+: {} {}", read.wrong_50, held.wrong_50);
     assert!(read.follow_ups_attached * 4 >= read.follow_ups * 3, "follow-ups attached, read part");
     assert!(read.new_questions_attached <= 3, "new questions taken for follow-ups, read part");
     assert_eq!(read.missing + held.missing, 0, "every graded answer found");
-    assert!(read.pearson >= 0.5 && held.pearson >= 0.45, "{} {}", read.pearson, held.pearson);
+    assert!(read.pearson >= 0.55 && held.pearson >= 0.5, "{} {}", read.pearson, held.pearson);
     assert!(read.sound_under_25 <= 3 && held.sound_under_25 <= 2, "sound answers told off-topic");
     assert!(held.follow_ups_attached * 2 >= held.follow_ups, "follow-ups attached");
     assert!(held.new_questions_attached <= 4, "new questions taken for follow-ups");
     // Remarks the candidate only reacts to are no question: 5 of 6 taken for one on each part
     // before (read, held out), 0 and 1 since.
     assert!(held.remarks_taken <= 2 && read.remarks_taken <= 1, "remarks taken for questions");
+    // The fourth pair, written in stop 54 after its change was chosen and read by nobody since:
+    // Pearson 0.452, 1 of 14 sound answers under 25, 8 of 14 wrong answers at 50+ (the absolute
+    // claims found none there), follow-ups 6 of 12, new questions 1 of 30.
+    let unseen = part("unseen");
+    assert_eq!(unseen.missing, 0, "every graded answer found");
+    assert!(unseen.pearson >= 0.35 && unseen.sound_under_25 <= 2, "{unseen:?}");
 }

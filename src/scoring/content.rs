@@ -139,6 +139,9 @@ const FRAGMENT_UNITS: f64 = 10.0;
 const CAP_KEYWORD_LIST: u32 = 30;
 const CAP_ONE_MISTAKE: u32 = 60;
 const CAP_MISTAKES: u32 = 45;
+/// An answer that says a hard problem is simply gone (`inaccuracy::absolute_claims`) is at most
+/// weak: the claim is wrong as stated, and the conditions under which it would hold are missing.
+const CAP_ABSOLUTE_CLAIM: u32 = 45;
 const CAP_IRRELEVANT: f64 = 25.0;
 /// The scale reserves 0-24 for off-topic answers and non-answers: an on-topic attempt, however
 /// weak, is at least "weak".
@@ -230,11 +233,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     } else if floored {
         overall = overall.max(FLOOR_ON_TOPIC);
     }
-    match out.inaccuracies.len() {
-        0 => {}
-        1 => overall = overall.min(CAP_ONE_MISTAKE),
-        _ => overall = overall.min(CAP_MISTAKES),
-    }
+    overall = overall.min(inaccuracy_cap(&mut out, inp.answer, behavioral, tx));
     if !notes.is_empty() {
         out.strengths.clear();
         out.accuracy.detail = format!("{}{}{}", notes.join(tx.sep()), tx.sep(), out.accuracy.detail);
@@ -249,6 +248,27 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     out.relevant = relevant;
     out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
     out
+}
+
+/// The cap for what the answer states wrongly: the reference's misconceptions, then its absolute
+/// claims, which join them in the list.
+fn inaccuracy_cap(out: &mut ContentScore, answer: &str, story: bool, tx: Texts) -> u32 {
+    let mut cap = match out.inaccuracies.len() {
+        0 => 100,
+        1 => CAP_ONE_MISTAKE,
+        _ => CAP_MISTAKES,
+    };
+    let claims = super::inaccuracy::absolute_claims(answer, story);
+    if !claims.is_empty() {
+        cap = cap.min(CAP_ABSOLUTE_CLAIM);
+        out.inaccuracies.extend(claims.iter().map(|c| tx.absolute_claim(c)));
+        out.accuracy.score = out.accuracy.score.saturating_sub(MISTAKE_PENALTY as u32 * claims.len() as u32);
+        out.accuracy.detail = match out.scale {
+            Scale::Reference => format!("{}{}{}", out.accuracy.detail, tx.sep(), tx.absolute_claims(claims.len())),
+            _ => tx.unreferenced_claims(claims.len()),
+        };
+    }
+    cap
 }
 
 /// Why an answer under 25 is there, when it is said: off-topic, a give-up, or too thin to judge.
@@ -348,7 +368,7 @@ fn with_reference(
         (Some(x), Some(n)) => 1.0 / (1.0 + (-(x - n) / CLOSENESS_SCALE).exp()),
         _ => lexical_closeness(&sig.terms, &expert_terms, e),
     };
-    let inaccuracies = misconceptions(inp.answer, e, inp.lang);
+    let inaccuracies = super::inaccuracy::misconceptions(inp.answer, e, inp.lang);
     let acc = 45.0 + 30.0 * closeness + 25.0 * kp_score - MISTAKE_PENALTY * inaccuracies.len() as f64;
     let accuracy = Scored { score: pct(acc / 100.0), detail: tx.accuracy(closeness >= 0.5, inaccuracies.len()) };
 
@@ -445,30 +465,6 @@ fn lexical_closeness(a: &std::collections::HashSet<String>, ex: &std::collection
     let only_ex = a.iter().filter(|t| ex.contains(*t) && !nv.contains(*t)).count() as f64;
     let only_nv = a.iter().filter(|t| nv.contains(*t) && !ex.contains(*t)).count() as f64;
     (only_ex + 1.0) / (only_ex + only_nv + 2.0)
-}
-
-/// The reference's misconceptions the answer states: a signal phrase in a sentence that does not
-/// refute it.
-fn misconceptions(answer: &str, e: &Entry, lang: Lang) -> Vec<String> {
-    let sentences: Vec<String> =
-        crate::kb::vectors::analysis_sentences(answer).into_iter().map(normalize_numbers).collect();
-    e.common_mistakes
-        .iter()
-        .filter(|m| {
-            m.all_signals().filter(|s| !s.trim().is_empty()).any(|sig| {
-                let sig = sig.to_lowercase();
-                sentences.iter().any(|s| s.contains(&sig) && !refutes(&s.replace(&sig, " ")))
-            })
-        })
-        .map(|m| {
-            let (mi, c) = (m.mistake_in(lang), m.correction_in(lang));
-            if c.is_empty() {
-                mi.to_string()
-            } else {
-                format!("{mi} — {c}")
-            }
-        })
-        .collect()
 }
 
 /// The cap for what the answer is by its form, with the note that says why: a non-answer, a

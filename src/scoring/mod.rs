@@ -9,6 +9,7 @@ pub mod coverage;
 pub mod depth;
 pub mod field;
 pub mod habits;
+pub mod inaccuracy;
 pub mod kind;
 pub mod matching;
 pub mod reference_only;

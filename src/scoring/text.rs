@@ -215,6 +215,24 @@ impl Texts {
         self.t(format!("补上要点「{kp}」"), format!("add the missing point: {kp}"))
     }
 
+    pub fn absolute_claims(&self, n: usize) -> String {
+        self.t(format!("{n} 处说得太绝对"), format!("{n} absolute claim(s)"))
+    }
+
+    pub fn unreferenced_claims(&self, n: usize) -> String {
+        self.t(
+            format!("没有参考答案可对照；有 {n} 处说得太绝对"),
+            format!("no reference to check against; {n} absolute claim(s)"),
+        )
+    }
+
+    pub fn absolute_claim(&self, claim: &str) -> String {
+        self.t(
+            format!("「{claim}」说得太绝对，讲清它在什么条件下成立、还会出什么问题"),
+            format!("\"{claim}\" is an absolute claim; say when it holds and what can still go wrong"),
+        )
+    }
+
     pub fn correct(&self, m: &str) -> String {
         self.t(format!("纠正误区：{m}"), format!("correct the misconception: {m}"))
     }
