@@ -262,7 +262,8 @@ fn inaccuracy_cap(out: &mut ContentScore, answer: &str, story: bool, tx: Texts) 
     if !claims.is_empty() {
         cap = cap.min(CAP_ABSOLUTE_CLAIM);
         out.inaccuracies.extend(claims.iter().map(|c| tx.absolute_claim(c)));
-        out.accuracy.score = out.accuracy.score.saturating_sub(MISTAKE_PENALTY as u32 * claims.len() as u32);
+        // Named, not scored again: the cap is the penalty, and the dimensions stay those the
+        // overall was made from (a model's second opinion is blended against them).
         out.accuracy.detail = match out.scale {
             Scale::Reference => format!("{}{}{}", out.accuracy.detail, tx.sep(), tx.absolute_claims(claims.len())),
             _ => tx.unreferenced_claims(claims.len()),
