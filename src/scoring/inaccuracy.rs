@@ -45,8 +45,9 @@ const PATTERNS: &[(&str, bool)] = &[
     (r"\b(more|bigger|larger|longer|higher) (\w+ )?(is|are) always better\b", true),
 ];
 
-/// A sentence with one of these reports the claim to reject it ("people think it's basically
-/// solved, but…", "这不是完全没用").
+/// A sentence with one of these before the claim reports it to reject it ("people think it's
+/// basically solved, but…", "这不是完全没用"). Not `signals::REFUTATION`: its "不会" and "never" are
+/// words of the claims themselves.
 const DISTANCING: &[&str] = &[
     "not ",
     "n't",
