@@ -311,6 +311,30 @@ fn a_sound_answer_names_the_entry_it_answers_among_the_questions_near_ones() {
     assert!(!o.relevant && o.overall < 25, "{chosen:?} {o:?}");
 }
 
+/// A sound answer that makes half the points of an entry close to the question is on-topic even
+/// where e5-small ranks it far from every expert answer; it is scored with no reference, since the
+/// match cannot tell which close entry was asked (it would name the one on having too many tools).
+/// Before: 15, off-topic. An answer on another topic stays off-topic.
+#[test]
+fn a_sound_answer_making_a_near_entrys_points_is_on_topic_with_no_reference() {
+    let s = engine();
+    let q = "说到工具，假如让你给一个 Agent 从头设计一整套工具，你最看重哪几条？";
+    let a = "我会先定粒度：一个工具对应一个完整的业务动作，别把内部接口一个个原样暴露，不然模型得连着调好几次，中间\
+             哪步错了都不好查。工具名用动词加名词，按服务加前缀，几个工具之间功能别重叠，不然模型老选错。然后是描述，\
+             要写清楚这个工具干什么、什么场景该用、什么场景别用，参数各自是什么意思，这比起个好听的函数名重要。参数用 \
+             JSON Schema 约束住，类型写死，取值是固定几种的就用枚举，必填的标 required。返回的时候只挑模型用得上的字段，\
+             别把接口的原始响应整个塞回去，既费 token 又容易把模型带偏。另外像退款、删除这种有副作用的操作，要加二次确认。";
+    let (_, chosen, c) = scoring::assess_question(s, q, a, Lang::Zh, &Default::default()).unwrap();
+    let id = chosen.map(|i| s.kb.entries[i].id.clone());
+    println!("{id:?} {} {:?}", c.overall, c.relevance);
+    assert!(c.relevant && c.overall >= 60, "{id:?} {c:?}");
+    assert_eq!(id, None);
+    let off = "我们的日志都进了 Elasticsearch，用 Kibana 做看板，每周看一次错误率和延迟的趋势，有异常就拉群排查。";
+    let (_, chosen, o) = scoring::assess_question(s, q, off, Lang::Zh, &Default::default()).unwrap();
+    println!("{chosen:?} {} {:?}", o.overall, o.relevance);
+    assert!(!o.relevant && o.overall < 25, "{chosen:?} {o:?}");
+}
+
 /// An answer to a question the base lacks that restates the question says nothing to judge: it is
 /// not raised to the floor of on-topic answers (25) and the report says why. A sound answer in as
 /// few words stays well above it.

@@ -94,6 +94,9 @@ pub struct Inputs<'a> {
     pub asks_story: bool,
     /// The language the report speaks for this question.
     pub lang: Lang,
+    /// The answer makes the points of an entry near the question (`scoring::answered_entry`): it
+    /// addresses the question, whatever the relevance model reads.
+    pub makes_near_points: bool,
 }
 
 /// Coverage is half the key points (by words or meaning) and half the reference's own terms the
@@ -179,8 +182,8 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let normalized = normalize_numbers(inp.answer);
     let u = units(inp.answer);
     let signals = Signals::read(inp.answer, &normalized);
-    let relevance = relevance_of(inp);
     let cut = relevance_cut(inp);
+    let relevance = relevance_of(inp).map(|p| if inp.makes_near_points { p.max(cut) } else { p });
     let relevant = relevance.is_none_or(|p| p >= cut);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
