@@ -4,7 +4,9 @@
 //! (a question leaning on its set-up, a give-up in other words); the third pair was written after
 //! those fixes and is the held-out figure. The fourth pair ("unseen") was written in stop 54 after
 //! that stop's change was chosen, and nobody working on the project has read its text: only these
-//! figures. The later pairs also name each interviewer turn's kind: remarks the candidate only
+//! figures. The fifth pair ("unseen 2") was written the same way in stop 55, after that stop's
+//! change (an answer making a near entry's key points is on-topic) was chosen and measured, and is
+//! unread too. The later pairs also name each interviewer turn's kind: remarks the candidate only
 //! reacts to must not become questions.
 
 use serde::{Deserialize, Serialize};
@@ -71,6 +73,20 @@ const INTERVIEWS: &[(&str, &str, &[u8], &str, &str)] = &[
         include_bytes!("../../data/eval/interviews_blind4/zh_interview.txt"),
         include_str!("../../data/eval/interviews_blind4/grades_zh.jsonl"),
         include_str!("../../data/eval/interviews_blind4/turns_zh.jsonl"),
+    ),
+    (
+        "en_interview.txt",
+        "unseen 2",
+        include_bytes!("../../data/eval/interviews_blind5/en_interview.txt"),
+        include_str!("../../data/eval/interviews_blind5/grades_en.jsonl"),
+        include_str!("../../data/eval/interviews_blind5/turns_en.jsonl"),
+    ),
+    (
+        "zh_interview.txt",
+        "unseen 2",
+        include_bytes!("../../data/eval/interviews_blind5/zh_interview.txt"),
+        include_str!("../../data/eval/interviews_blind5/grades_zh.jsonl"),
+        include_str!("../../data/eval/interviews_blind5/turns_zh.jsonl"),
     ),
 ];
 /// A grade from which an answer is sound, and one up to which it is wrong (a misconception, an
