@@ -53,24 +53,24 @@ pub fn assess_with_evidence(
     lang: Lang,
     cancel: &CancellationToken,
 ) -> Result<(ContentScore, Evidence), KbError> {
+    assess_turn(kb, &Turn { question, answer, lang }, reference, false, cancel)
+}
+
+/// [`assess_with_evidence`]; `makes_near_points`: the answer makes the points of an entry near the
+/// question ([`RESCUE_POINTS_MIN`]), so it addresses the question whatever the relevance model reads.
+fn assess_turn(
+    kb: &KbSearch,
+    &Turn { question, answer, lang }: &Turn<'_>,
+    reference: Option<usize>,
+    makes_near_points: bool,
+    cancel: &CancellationToken,
+) -> Result<(ContentScore, Evidence), KbError> {
     let evidence = kb.evidence(question, answer, reference, cancel)?;
     let entry = reference.and_then(|i| kb.kb.entries.get(i));
     let asks_story = asks_story::asks_story(kb, question);
     let inputs =
-        Inputs { question, answer, reference: entry, evidence: &evidence, asks_story, lang, makes_near_points: false };
-    let score = analyze(&inputs);
-    Ok((score, evidence))
-}
-
-/// [`assess`] with no reference for an answer that makes the points of an entry near the question
-/// ([`RESCUE_POINTS_MIN`]): on-topic, judged on what it says.
-fn assess_making_near_points(kb: &KbSearch, t: &Turn<'_>, cancel: &CancellationToken) -> Result<ContentScore, KbError> {
-    let evidence = kb.evidence(t.question, t.answer, None, cancel)?;
-    let asks_story = asks_story::asks_story(kb, t.question);
-    let (question, answer, lang) = (t.question, t.answer, t.lang);
-    let inputs =
-        Inputs { question, answer, reference: None, evidence: &evidence, asks_story, lang, makes_near_points: true };
-    Ok(analyze(&inputs))
+        Inputs { question, answer, reference: entry, evidence: &evidence, asks_story, lang, makes_near_points };
+    Ok((analyze(&inputs), evidence))
 }
 
 /// How many same-question candidates the answer may pick from.
@@ -233,8 +233,9 @@ fn answered_entry(
     if let Some((_, i, s)) = best {
         return Ok(Some((Some(i), s)));
     }
+    // On-topic, scored with no reference: judged on what it says.
     let turn = Turn { question, answer, lang };
-    Ok(if near_points { Some((None, assess_making_near_points(kb, &turn, cancel)?)) } else { None })
+    Ok(if near_points { Some((None, assess_turn(kb, &turn, None, true, cancel)?.0)) } else { None })
 }
 
 /// The share of `entry`'s key points an answer scored against it makes (0 for a behavioral
