@@ -98,8 +98,18 @@ fn the_verdict_sets_test_half_holds() {
     // Judged among the wider world's questions too (`kb::world`), a technical answer to a story
     // question meets the question it answers: caught 12 -> 15 of 24, stories 25+ above another
     // question's story 9 -> 11 (measured 2026-12-06).
-    assert!(share(&test.story_technical_caught) >= 0.5, "technical answers to story questions caught");
+    // A story question answered with no story (`scoring::narrative`, 2026-12-07): caught 15 -> 22
+    // of 24; on the fitting half 12 -> 22.
+    assert!(share(&test.story_technical_caught) >= 0.8, "technical answers to story questions caught");
     assert!(share(&test.story_over_other_theme) >= 0.35, "stories above another question's story");
+    // Story answers written apart after that test was chosen, every row: no story it is asked of
+    // (31 of 40 questions recognised) told as none, whatever its telling (present tense, "we",
+    // Chinese without its subject, two sentences); explanations caught 2 -> 9 of 21 and 1 -> 6 of
+    // 19, many in the candidate's voice ("I think the main causes are…"), capped at 40 instead.
+    for r in &rows {
+        assert_eq!(r.story_apart_untold.share(), 0.0, "{}: stories written apart told as none", r.part);
+        assert!(share(&r.story_apart_technical_caught) >= 0.25, "{}: explanations caught", r.part);
+    }
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
 }
@@ -257,6 +267,52 @@ fn platitudes_and_a_textbook_answer_to_a_story_question_score_well_below_the_sto
     assert!(story >= 60, "{story}");
     assert!(platitudes < 50 && textbook < 50, "platitudes {platitudes} textbook {textbook}");
     assert!(story >= platitudes.max(textbook) + 25, "story {story} platitudes {platitudes} textbook {textbook}");
+}
+
+/// A story question answered with no story (`scoring::narrative`): an explanation of the topic,
+/// which speaks of no one, is off-topic however close its meaning; habits and beliefs, with no
+/// example that happened, are weak at best. The story itself is untouched. My own texts, in both
+/// languages, on a topic the base holds entries on (tool failures), where meaning alone stands the
+/// explanation close to the question.
+#[test]
+fn a_story_question_answered_with_no_story_is_capped() {
+    let s = engine();
+    let cases = [
+        (
+            Lang::Zh,
+            "讲一次你做 Agent 项目时工具调用一直失败的经历，你当时是怎么处理的？",
+            "有，去年做报销 Agent 的时候，查发票的工具经常超时，模型就一直重试，一个会话调了三十多次。我先从 trace \
+             里把失败的调用拉出来，发现是发票接口在月底高峰时 p99 超过了 20 秒。后来我们给这个工具加了 8 秒超时和最多\
+             两次重试，超时就把错误原因返回给模型，让它告诉用户稍后再试。上线后单会话的调用次数降到了 5 次以内。",
+            "工具调用失败一般分几类：参数错误、超时、下游服务报错。常见做法是给工具设置超时和有限次数的重试，重试要用\
+             指数退避，并且只对幂等的操作重试；参数错误要把校验信息返回给模型让它修正；连续失败时应该熔断，把错误原因\
+             告诉用户。",
+            "我一般会先看日志，然后加重试和超时。我觉得关键是要有监控，出问题能及时发现，团队之间也要多沟通。",
+        ),
+        (
+            Lang::En,
+            "Tell me about a time a tool your agent depended on kept failing. What did you do?",
+            "Last spring the invoice lookup tool in our expense agent started timing out at month end, and the model \
+             kept retrying, up to thirty calls in one conversation. I pulled the failing calls from our traces and saw \
+             the invoice API's p99 went above 20 seconds under load. We added an 8-second timeout with two retries, \
+             returned the error reason to the model so it could tell the user to try later, and calls per \
+             conversation dropped under five.",
+            "Tool failures usually fall into a few classes: invalid arguments, timeouts and downstream errors. The \
+             standard approach is a timeout per tool, a bounded number of retries with exponential backoff for \
+             idempotent operations only, validation errors returned to the model so it can repair the call, and a \
+             circuit breaker that stops calling a tool that keeps failing.",
+            "I usually start from the logs, then add retries and timeouts. I think monitoring is the key, so problems \
+             are caught early, and I always try to keep the team in the loop.",
+        ),
+    ];
+    for (lang, q, story, explanation, habits) in cases {
+        let score = |a: &str| scoring::assess_question(s, q, a, lang, &Default::default()).unwrap().2;
+        let (story, explanation, habits) = (score(story), score(explanation), score(habits));
+        println!("{q}: story {} explanation {} habits {}", story.overall, explanation.overall, habits.overall);
+        assert!(story.relevant && story.overall >= 60, "{story:?}");
+        assert!(!explanation.relevant && explanation.overall < 25, "{explanation:?}");
+        assert!(habits.overall <= 40 && story.overall >= habits.overall + 25, "{habits:?}");
+    }
 }
 
 /// An outside question worded like one of ours ("Why do caches work?" and our prompt-caching

@@ -196,6 +196,9 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("  25+ above a story told to another question", pct(&v.story_over_other_theme)),
             ("  above vague, platitude and technical answers", pct(&v.story_over_poorer)),
             ("  technical answers to them caught as off-topic", pct(&v.story_technical_caught)),
+            ("  stories written apart: told as no story", pct(&v.story_apart_untold)),
+            ("    explanations caught as off-topic", pct(&v.story_apart_technical_caught)),
+            ("    the story 25+ above each poorer answer", pct(&v.story_apart_over)),
         ];
         let _ = writeln!(s, "  {}:", v.part);
         for (name, value) in lines {

@@ -21,6 +21,10 @@ const STORIES: &str = include_str!("../../data/eval/behavioral.jsonl");
 /// first set fitted `scoring::asks_story`'s model, the second was read by nothing fitted.
 const APART_FIT: &str = include_str!("../../data/eval/story_questions_fit.jsonl");
 const APART_HELD_OUT: &str = include_str!("../../data/eval/story_questions_heldout.jsonl");
+/// Story questions with a story told in many ways (past or present tense, "we", Chinese without
+/// its subject, two sentences), an explanation, a hypothetical, a habit and another question's
+/// story, written apart after `scoring::narrative` was chosen, and read by nothing fitted.
+const ANSWERS_APART: &str = include_str!("../../data/eval/story_answers_apart.jsonl");
 
 #[derive(Deserialize)]
 struct Asked {
@@ -30,6 +34,7 @@ struct Asked {
 
 #[derive(Deserialize)]
 struct Item {
+    #[serde(alias = "id")]
     key: String,
     lang: Lang,
     question: String,
@@ -76,6 +81,7 @@ pub(super) fn stories(
             r.story_technical_caught.add(t < 25);
         }
     }
+    answers_apart(j, rows, row)?;
     // The fitting row takes the set the model was fitted on, the test row the held-out one.
     for (text, name, fitting) in
         [(APART_FIT, "story_questions_fit.jsonl", true), (APART_HELD_OUT, "story_questions_heldout.jsonl", false)]
@@ -86,6 +92,31 @@ pub(super) fn stories(
             match q.label.as_str() {
                 "story" => r.story_questions_apart.add(said),
                 _ => r.technical_taken_for_story.add(said),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The story answers written apart: does the narrative test leave every story alone, and do the
+/// answers that tell none fall well below it?
+fn answers_apart(j: &mut Judge<'_>, rows: &mut [VerdictRow; 2], row: &dyn Fn(&str) -> usize) -> Result<(), KbError> {
+    for it in parse::<Item>(ANSWERS_APART, "story_answers_apart.jsonl")? {
+        let asks = asks_story(j.kb(), &it.question);
+        let mut scores = Vec::new();
+        for a in &it.answers {
+            let (_, c) = j.judge("story-apart", &it.key, &it.question, &a.text, it.lang, None)?;
+            scores.push((a.kind.as_str(), c.overall));
+        }
+        let r = &mut rows[row(&it.key)];
+        let Some(&(_, story)) = scores.iter().find(|(k, _)| *k == "story") else { continue };
+        if let Some(a) = it.answers.iter().find(|a| a.kind == "story").filter(|_| asks) {
+            r.story_apart_untold.add(crate::scoring::narrative::untold(&it.question, &a.text).is_some());
+        }
+        for &(kind, x) in scores.iter().filter(|(k, _)| *k != "story") {
+            r.story_apart_over.add(story >= x + 25);
+            if kind == "technical" {
+                r.story_apart_technical_caught.add(x < 25);
             }
         }
     }

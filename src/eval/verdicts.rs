@@ -188,6 +188,12 @@ pub struct VerdictRow {
     pub story_over_other_theme: Rate,
     pub story_over_poorer: Rate,
     pub story_technical_caught: Rate,
+    /// Story answers written apart (`story_answers_apart.jsonl`, after `scoring::narrative` was
+    /// chosen): stories the narrative test calls no story; explanations caught as off-topic;
+    /// the story 25+ above the explanation, the hypothetical, the habit and another question's story.
+    pub story_apart_untold: Rate,
+    pub story_apart_technical_caught: Rate,
+    pub story_apart_over: Rate,
 }
 
 /// One scored item, for `ivd eval --dump` (what constants are fitted on).

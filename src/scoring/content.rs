@@ -15,12 +15,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::caps::{form_cap, inaccuracy_cap, lowest};
 use super::coverage::key_point_level;
 use super::depth::{depth, Substance};
 use super::scale::Scale;
 use super::signals::*;
 use super::star;
-use super::text::{answer_band, Lowest, Texts};
+use super::text::{answer_band, Texts};
 use crate::kb::evidence::Evidence;
 use crate::kb::terms::term_set;
 use crate::kb::Entry;
@@ -127,24 +128,7 @@ const STAR_WEIGHT: f64 = 0.65;
 const CLOSENESS_SCALE: f64 = 0.02;
 /// Each misconception stated (not refuted) costs this much accuracy.
 const MISTAKE_PENALTY: f64 = 25.0;
-/// Caps on the overall: a non-answer ("I don't know"); a one-liner; a bare list of terms; one and
-/// two or more misconceptions stated; an answer to another question (at most 25, lower the surer).
-const CAP_NON_ANSWER: u32 = 10;
-const CAP_ONE_LINER: u32 = 40;
-/// Points under the one-liner cap at relevance 0 (none at 1): two one-liners above the cap tied
-/// at it whatever they said. Fitting half of `data/eval/`, second quiz set (marked option above
-/// the distractor): 25 -> 29 of 47 at 10 (chosen before the sweep), 29 at 5, 28 at 20; nothing
-/// else `ivd eval` reports moved, nor the blind interviews.
-const ONE_LINER_DOUBT: f64 = 10.0;
-/// Below this many units ("It depends.", "就是存起来。") there is nothing to judge: capped like a
-/// non-answer (plus 5).
-const FRAGMENT_UNITS: f64 = 10.0;
-const CAP_KEYWORD_LIST: u32 = 30;
-const CAP_ONE_MISTAKE: u32 = 60;
-const CAP_MISTAKES: u32 = 45;
-/// An answer that says a hard problem is simply gone (`inaccuracy::absolute_claims`) is at most
-/// weak: the claim is wrong as stated, and the conditions under which it would hold are missing.
-const CAP_ABSOLUTE_CLAIM: u32 = 45;
+/// An answer to another question is at most 25, lower the surer (`relevance`).
 const CAP_IRRELEVANT: f64 = 25.0;
 /// The scale reserves 0-24 for off-topic answers and non-answers: an on-topic attempt, however
 /// weak, is at least "weak".
@@ -184,7 +168,9 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let signals = Signals::read(inp.answer, &normalized);
     let cut = relevance_cut(inp);
     let relevance = relevance_of(inp).map(|p| if inp.makes_near_points { p.max(cut) } else { p });
-    let relevant = relevance.is_none_or(|p| p >= cut);
+    // A story question answered with no story: about no one is off-topic, whatever its meaning fits.
+    let untold = if inp.asks_story { super::narrative::untold(inp.question, inp.answer) } else { None };
+    let relevant = relevance.is_none_or(|p| p >= cut) && untold != Some(super::narrative::Untold::NotOwn);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
     let behavioral = match inp.reference {
@@ -223,7 +209,8 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         overall = overall.min((CAP_IRRELEVANT * (0.4 + 0.6 * p / cut)).round() as u32);
         notes.push(tx.not_answered());
     }
-    if let Some((cap, note)) = form_cap(non_answer, u, list_like, imported.is_some(), relevance, tx) {
+    let by_form = form_cap(non_answer, u, list_like, imported.is_some(), relevance, tx);
+    for (cap, note) in untold.map(|s| (s.cap(), tx.untold(s))).into_iter().chain(by_form) {
         overall = overall.min(cap);
         notes.push(note);
     }
@@ -251,39 +238,6 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     out.relevant = relevant;
     out.relevance = relevance.map(|p| (p * 100.0).round() as u32);
     out
-}
-
-/// The cap for what the answer states wrongly: the reference's misconceptions, then its absolute
-/// claims, which join them in the list.
-fn inaccuracy_cap(out: &mut ContentScore, answer: &str, story: bool, tx: Texts) -> u32 {
-    let mut cap = match out.inaccuracies.len() {
-        0 => 100,
-        1 => CAP_ONE_MISTAKE,
-        _ => CAP_MISTAKES,
-    };
-    let claims = super::inaccuracy::absolute_claims(answer, story);
-    if !claims.is_empty() {
-        cap = cap.min(CAP_ABSOLUTE_CLAIM);
-        out.inaccuracies.extend(claims.iter().map(|c| tx.absolute_claim(c)));
-        // Named, not scored again: the cap is the penalty, and the dimensions stay those the
-        // overall was made from (a model's second opinion is blended against them).
-        out.accuracy.detail = match out.scale {
-            Scale::Reference => format!("{}{}{}", out.accuracy.detail, tx.sep(), tx.absolute_claims(claims.len())),
-            _ => tx.unreferenced_claims(claims.len()),
-        };
-    }
-    cap
-}
-
-/// Why an answer under 25 is there, when it is said: off-topic, a give-up, or too thin to judge.
-fn lowest(relevant: bool, non_answer: bool, too_thin: bool) -> Option<Lowest> {
-    if !relevant {
-        Some(Lowest::OffTopic)
-    } else if non_answer {
-        Some(Lowest::NoAnswer)
-    } else {
-        too_thin.then_some(Lowest::TooThin)
-    }
 }
 
 /// Countable signals of an answer.
@@ -469,34 +423,6 @@ fn lexical_closeness(a: &std::collections::HashSet<String>, ex: &std::collection
     let only_ex = a.iter().filter(|t| ex.contains(*t) && !nv.contains(*t)).count() as f64;
     let only_nv = a.iter().filter(|t| nv.contains(*t) && !ex.contains(*t)).count() as f64;
     (only_ex + 1.0) / (only_ex + only_nv + 2.0)
-}
-
-/// The cap for what the answer is by its form, with the note that says why: a non-answer, a
-/// fragment, a one-liner, a bare list of terms. A bank's short reference is answered in a few
-/// words ("push and pop"): its own model judges those. A one-liner's cap keeps how surely it
-/// addresses the question (`relevance`).
-fn form_cap(
-    non_answer: bool,
-    u: f64,
-    list_like: bool,
-    imported: bool,
-    relevance: Option<f64>,
-    tx: Texts,
-) -> Option<(u32, String)> {
-    if non_answer {
-        Some((CAP_NON_ANSWER, tx.gives_up()))
-    } else if imported {
-        None
-    } else if u < FRAGMENT_UNITS {
-        Some((CAP_NON_ANSWER + 5, tx.one_liner()))
-    } else if u < ONE_LINER_UNITS {
-        let doubt = relevance.map_or(0.0, |p| ONE_LINER_DOUBT * (1.0 - p));
-        Some((CAP_ONE_LINER - doubt.round() as u32, tx.one_liner()))
-    } else if list_like {
-        Some((CAP_KEYWORD_LIST, tx.keyword_list()))
-    } else {
-        None
-    }
 }
 
 fn improvement(

@@ -4,6 +4,7 @@
 pub mod asked;
 pub mod asks_story;
 pub mod blend;
+mod caps;
 pub mod content;
 pub mod coverage;
 pub mod depth;
@@ -12,6 +13,7 @@ pub mod habits;
 pub mod inaccuracy;
 pub mod kind;
 pub mod matching;
+pub mod narrative;
 pub mod reference_only;
 pub mod relevance;
 pub mod scale;

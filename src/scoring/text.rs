@@ -157,6 +157,20 @@ impl Texts {
         self.t("回答没有针对这个问题".into(), "the answer does not address this question".into())
     }
 
+    /// Why a story question's answer is capped (`narrative`).
+    pub fn untold(&self, u: super::narrative::Untold) -> String {
+        match u {
+            super::narrative::Untold::NotOwn => self.t(
+                "没有讲自己的经历：这个问题要的是你亲身经历的一个例子".into(),
+                "it tells nothing of your own experience: the question asks for one real example".into(),
+            ),
+            super::narrative::Untold::NoExample => self.t(
+                "没有讲一个具体发生过的例子（当时的情况、你做了什么、结果如何）".into(),
+                "no real example: tell one time it happened (the situation, what you did, the result)".into(),
+            ),
+        }
+    }
+
     pub fn gives_up(&self) -> String {
         self.t("回答放弃了问题".into(), "the answer gives up on the question".into())
     }
