@@ -168,15 +168,16 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
     let signals = Signals::read(inp.answer, &normalized);
     let cut = relevance_cut(inp);
     let relevance = relevance_of(inp).map(|p| if inp.makes_near_points { p.max(cut) } else { p });
-    // A story question answered with no story: about no one is off-topic, whatever its meaning fits.
-    let untold = if inp.asks_story { super::narrative::untold(inp.question, inp.answer) } else { None };
-    let relevant = relevance.is_none_or(|p| p >= cut) && untold != Some(super::narrative::Untold::NotOwn);
     // The entry's dimension decides for our base: "你在 RAG 项目里踩过哪些坑？" matched to a RAG entry
     // asks for pitfalls, not a story. An imported bank's entries carry no such dimension.
     let behavioral = match inp.reference {
         Some(e) if !e.is_imported() => e.dimension == "behavioral",
         _ => inp.asks_story,
     };
+    // A story asked for and none told: about no one is off-topic, whatever its meaning fits.
+    let story_asked = inp.asks_story && (behavioral || super::narrative::asks_for_one(inp.question));
+    let untold = story_asked.then(|| super::narrative::untold(inp.question, inp.answer)).flatten();
+    let relevant = relevance.is_none_or(|p| p >= cut) && untold != Some(super::narrative::Untold::NotOwn);
     let list_like = is_term_list(inp.answer) && u >= ONE_LINER_UNITS;
     // What the answer says beyond the question: what an answer with no reference is judged on.
     let said = super::unreferenced::Signals::read(inp.question, inp.answer, inp.evidence);
