@@ -113,6 +113,15 @@ fn the_verdict_sets_test_half_holds() {
     }
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
+    // Interview answers graded apart (`interview_graded_*.jsonl`), test half, with generic talk
+    // capped (`scoring::vague`, 2026-12-07): vague answers at 50+ 90.6% -> 40.6% of 32, Pearson
+    // 0.064 -> 0.159, each sound answer above each wrong one 50.0% -> 57.8%; sound answers under
+    // 25 unchanged (7.8% of 64).
+    assert!(share(&test.apart_vague_high) <= 0.6, "vague answers written apart at 50+");
+    assert!(share(&test.apart_sound_over_wrong) >= 0.53, "sound answers above wrong ones");
+    assert!(share(&test.apart_sound_squashed) <= 0.12, "sound answers written apart under 25");
+    let (g, o): (Vec<f64>, Vec<f64>) = test.apart_grades.iter().map(|p| (p[0], p[1])).unzip();
+    assert!(eval::external::pearson(&g, &o) >= 0.1, "Pearson with the grades written apart");
 }
 
 /// The issue's example: "how do you monitor an online agent's results?" reads, to every signal we
@@ -313,6 +322,47 @@ fn a_story_question_answered_with_no_story_is_capped() {
         assert!(story.relevant && story.overall >= 60, "{story:?}");
         assert!(!explanation.relevant && explanation.overall < 25, "{explanation:?}");
         assert!(habits.overall <= 40 && story.overall >= habits.overall + 25, "{habits:?}");
+    }
+}
+
+/// Generic talk, fluent and on-topic, is at most weak, with a reason and advice to be specific;
+/// the same question answered with a mechanism and figures is not touched. My own texts.
+#[test]
+fn generic_talk_is_at_most_weak_and_a_specific_answer_is_untouched() {
+    let s = engine();
+    let cases = [
+        (
+            Lang::Zh,
+            "线上大模型服务的 P95 延迟到了 8 秒，你会怎么排查和优化？",
+            "先把一次请求拆开看：排队、首 token、生成、工具调用各占多少。我们当时发现首 token 要 3 秒，原因是\
+             system prompt 有 6000 token 又没命中 prefix cache，把固定部分前置、动态部分放后面以后首 token 降到 \
+             0.8 秒；生成阶段把输出上限从 1024 收到 400，再把两个串行的检索改成并行，P95 从 8 秒降到 3.5 秒。",
+            "延迟这块我们非常重视，会从多个层面做系统性的优化，建立完善的监控体系，做到全链路可观测。整体来说\
+             就是持续关注指标，不断完善方案，形成闭环，最终延迟有显著提升，用户体验也更好了。",
+        ),
+        (
+            Lang::En,
+            "Our chat endpoint's p95 latency is eight seconds. How would you bring it down?",
+            "I'd first break one slow request into queueing, time to first token, generation and tool calls. In our \
+             case the first token took 3 seconds because a 6,000-token system prompt missed the prefix cache; moving \
+             the fixed part first brought that to 0.8 seconds. Capping output at 400 tokens and running the two \
+             retrieval calls in parallel took p95 from 8 to 3.5 seconds.",
+            "Latency is super important, so the key is to optimize across the board. I'd make sure we have robust \
+             monitoring on everything, find the bottlenecks and tune it continuously. It's really an iterative \
+             process, and at the end of the day it pays off in user experience.",
+        ),
+    ];
+    for (lang, q, specific, generic) in cases {
+        let score = |a: &str| scoring::assess_question(s, q, a, lang, &Default::default()).unwrap().2;
+        let (specific, generic) = (score(specific), score(generic));
+        println!("{q}: specific {} generic {}", specific.overall, generic.overall);
+        assert!(specific.relevant && specific.overall >= 60, "{specific:?}");
+        assert!(generic.overall <= 35 && specific.overall >= generic.overall + 25, "{generic:?}");
+        let said = if lang == Lang::Zh { "泛泛而谈" } else { "general statements" };
+        assert!(generic.accuracy.detail.contains(said), "{}", generic.accuracy.detail);
+        let advice = if lang == Lang::Zh { "具体" } else { "specifics" };
+        assert!(generic.improvement.contains(advice), "{}", generic.improvement);
+        assert!(!specific.accuracy.detail.contains(said), "{}", specific.accuracy.detail);
     }
 }
 

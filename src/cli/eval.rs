@@ -199,6 +199,15 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             ("  stories written apart: told as no story", pct(&v.story_apart_untold)),
             ("    explanations caught as off-topic", pct(&v.story_apart_technical_caught)),
             ("    the story 25+ above each poorer answer", pct(&v.story_apart_over)),
+            ("interview answers graded apart: scored with no reference", pct(&v.apart_unreferenced)),
+            ("  Pearson with their grades", pearson(&v.apart_grades)),
+            (
+                "  sound (70+) under 25 / under 50",
+                format!("{} / {}", pct(&v.apart_sound_squashed), pct(&v.apart_sound_low)),
+            ),
+            ("  wrong (25-) at 50+", pct(&v.apart_wrong_high)),
+            ("  vague answers at 50+", pct(&v.apart_vague_high)),
+            ("  each sound answer above each wrong one", pct(&v.apart_sound_over_wrong)),
         ];
         let _ = writeln!(s, "  {}:", v.part);
         for (name, value) in lines {
@@ -210,6 +219,12 @@ fn verdicts(s: &mut String, r: &EvalReport) {
             "out-of-base medians", m[0], m[1], m[2], v.wrong_question_median
         );
     }
+}
+
+/// Pearson of (grade, overall) pairs, with their count.
+fn pearson(pairs: &[[f64; 2]]) -> String {
+    let (g, o): (Vec<f64>, Vec<f64>) = pairs.iter().map(|p| (p[0], p[1])).unzip();
+    format!("{:>6.3} of {:>3}", eval::external::pearson(&g, &o), pairs.len())
 }
 
 fn comparisons(s: &mut String, r: &EvalReport) {

@@ -5,6 +5,7 @@ pub mod blind;
 pub mod external;
 mod follow_ups;
 pub mod graded;
+mod graded_apart;
 pub mod interviews;
 mod out_of_field;
 pub mod retrieval;

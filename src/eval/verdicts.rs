@@ -194,6 +194,16 @@ pub struct VerdictRow {
     pub story_apart_untold: Rate,
     pub story_apart_technical_caught: Rate,
     pub story_apart_over: Rate,
+    /// Interview answers graded apart (`interview_graded_*.jsonl`): (grade, our overall) of each;
+    /// scored with no reference; vague answers at 50+; sound answers (70+) under 25 and under 50;
+    /// wrong ones (25-) at 50+; each sound answer above each wrong one of its question.
+    pub apart_grades: Vec<[f64; 2]>,
+    pub apart_unreferenced: Rate,
+    pub apart_vague_high: Rate,
+    pub apart_sound_squashed: Rate,
+    pub apart_sound_low: Rate,
+    pub apart_wrong_high: Rate,
+    pub apart_sound_over_wrong: Rate,
 }
 
 /// One scored item, for `ivd eval --dump` (what constants are fitted on).
@@ -331,6 +341,7 @@ pub fn run(s: &KbSearch, cancel: &CancellationToken) -> Result<(Vec<VerdictRow>,
     short_choices(&mut j, &mut rows, &row)?;
     super::stories::stories(&mut j, &mut rows, &row)?;
     super::out_of_field::out_of_field(&mut j, &mut rows, &row)?;
+    super::graded_apart::graded_apart(&mut j, &mut rows, &row)?;
     for (r, w) in rows.iter_mut().zip(wrong_question.iter_mut()) {
         w.sort_by(f64::total_cmp);
         r.wrong_question_median = median(w);

@@ -27,6 +27,30 @@ const CAP_MISTAKES: u32 = 45;
 /// weak: the claim is wrong as stated, and the conditions under which it would hold are missing.
 const CAP_ABSOLUTE_CLAIM: u32 = 45;
 
+/// Generic talk (`vague`): an answer with at least `VAGUE_MIN_PHRASES` generic phrases, at
+/// `VAGUE_DENSITY` or more per 100 units, and fewer than two figures, is at most weak. Fluent,
+/// on-topic and full of the field's words, it otherwise scores like a sound answer (with no
+/// reference, 76 on average). Chosen on the fitting half of `data/eval/interview_graded_*.jsonl`:
+/// at densities 0.6-1.15 the same English answers are caught and 0.8 catches 3 more Chinese
+/// ones than 1.0 (wrong answers at 50+: 14 of 20 and 31 of 49 left); caps 30, 40 and 50 give
+/// Pearson 0.33, 0.31 and 0.28 there (English). At 0.8 it touches none of the base's 352 expert
+/// answers, none of 66 sound answers of the blind interviews' read and held parts, none of the
+/// graded sets' good answers and one of 574 sound quiz answers; the two figures spare a story
+/// of "全链路压测" at "8 万 QPS".
+const CAP_VAGUE: u32 = 35;
+const VAGUE_DENSITY: f64 = 0.8;
+const VAGUE_MIN_PHRASES: usize = 2;
+const VAGUE_MAX_NUMBERS: usize = 1;
+
+/// The cap for generic talk, with its note; None for an answer that says something specific
+/// (`numbers`: its figures, `signals::count_numbers`).
+pub(super) fn vague_cap(answer: &str, numbers: usize, tx: Texts) -> Option<(u32, String)> {
+    let generic = numbers <= VAGUE_MAX_NUMBERS
+        && super::vague::phrases(answer) >= VAGUE_MIN_PHRASES
+        && super::vague::density(answer) >= VAGUE_DENSITY;
+    generic.then(|| (CAP_VAGUE, tx.generic()))
+}
+
 /// The cap for what the answer states wrongly: the reference's misconceptions, then its absolute
 /// claims, which join them in the list.
 pub(super) fn inaccuracy_cap(out: &mut ContentScore, answer: &str, story: bool, tx: Texts) -> u32 {

@@ -15,7 +15,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::caps::{form_cap, inaccuracy_cap, lowest};
+use super::caps::{form_cap, inaccuracy_cap, lowest, vague_cap};
 use super::coverage::key_point_level;
 use super::depth::{depth, Substance};
 use super::scale::Scale;
@@ -201,7 +201,6 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         None => scale.overall(raw).round() as u32,
     };
     let uncapped = overall as f64;
-
     // Caps, each with the reason it says.
     let non_answer = is_non_answer(&inp.answer.to_lowercase(), u);
     let mut notes: Vec<String> = Vec::new();
@@ -211,7 +210,8 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         notes.push(tx.not_answered());
     }
     let by_form = form_cap(non_answer, u, list_like, imported.is_some(), relevance, tx);
-    for (cap, note) in untold.map(|s| (s.cap(), tx.untold(s))).into_iter().chain(by_form) {
+    let vague = vague_cap(inp.answer, signals.numbers, tx);
+    for (cap, note) in untold.map(|s| (s.cap(), tx.untold(s))).into_iter().chain(by_form).chain(vague.clone()) {
         overall = overall.min(cap);
         notes.push(note);
     }
@@ -230,7 +230,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         out.accuracy.detail = format!("{}{}{}", notes.join(tx.sep()), tx.sep(), out.accuracy.detail);
     }
     let too_short = non_answer || u < ONE_LINER_UNITS || says_nothing;
-    out.improvement = improvement(&out, &signals, tx, relevant, (too_short, non_answer), inp.question);
+    out.improvement = improvement(&out, &signals, tx, relevant, (too_short, non_answer, vague.is_some()), inp.question);
     out.overall = overall;
     out.raw = raw;
     out.uncapped = uncapped;
@@ -431,7 +431,7 @@ fn improvement(
     sig: &Signals,
     tx: Texts,
     relevant: bool,
-    (too_short, gave_up): (bool, bool),
+    (too_short, gave_up, vague): (bool, bool, bool),
     asked: &str,
 ) -> String {
     let first_missing = out.key_missing.first().map(String::as_str);
@@ -442,6 +442,9 @@ fn improvement(
         return tx.expand(gave_up, first_missing);
     }
     let mut parts = Vec::new();
+    if vague {
+        parts.push(tx.be_specific());
+    }
     if let Some(kp) = first_missing {
         parts.push(tx.add_point(kp));
     }

@@ -64,6 +64,18 @@ const DISTANCING: &[&str] = &[
     "误区",
     "以为",
     "没那么",
+    // A claim denied ("目前没有能彻底解决的办法", "you cannot fully prevent it") is the sound view.
+    "没有",
+    "没法",
+    "不能",
+    "无法",
+    "不可能",
+    "很难",
+    "难以",
+    "cannot",
+    "no way",
+    "impossible",
+    "hard to",
 ];
 
 static COMPILED: LazyLock<Vec<(Regex, bool)>> = LazyLock::new(|| {
@@ -136,6 +148,10 @@ mod tests {
         assert!(absolute_claims("归一化以后内积和余弦是一样的，排序不会变。", false).is_empty());
         // A narrow problem gone, with what remains: a result, not a claim that a hard one is.
         assert!(absolute_claims("开了 strict 之后格式类的错误基本就没有了，剩下的主要是语义错误。", false).is_empty());
+        // Denied: the sound view that nothing removes the risk.
+        assert!(absolute_claims("根本原因是模型分不清指令和数据，目前没有能彻底解决的办法。", false).is_empty());
+        assert!(absolute_claims("You cannot fully prevent injection, so limit what a fooled model can do.", false)
+            .is_empty());
         // A story's result.
         let result = "We added the idempotency key on retries, and we never had a double charge incident again.";
         assert!(!absolute_claims("Since then we never had an incident.", false).is_empty());

@@ -22,6 +22,7 @@ pub mod speech;
 pub mod star;
 pub mod text;
 pub mod unreferenced;
+pub mod vague;
 pub mod vector_model;
 
 use crate::kb::evidence::Evidence;

@@ -179,6 +179,22 @@ impl Texts {
         self.t("回答几乎没有说出问题之外的内容".into(), "the answer says little beyond the question's own words".into())
     }
 
+    /// Why generic talk is capped (`caps::vague_cap`).
+    pub fn generic(&self) -> String {
+        self.t(
+            "大多是泛泛而谈（很重要、全链路、持续优化），没有可以核实的具体内容".into(),
+            "mostly general statements (\"the key is\", \"across the board\"), little that can be checked".into(),
+        )
+    }
+
+    /// What to do about generic talk.
+    pub fn be_specific(&self) -> String {
+        self.t(
+            "把泛泛的说法换成具体内容：它是怎么工作的、你具体用过什么".into(),
+            "replace the general statements with specifics: how it works and what you used".into(),
+        )
+    }
+
     pub fn one_liner(&self) -> String {
         self.t("回答只有一句话".into(), "the answer is a one-liner".into())
     }

@@ -58,6 +58,8 @@ pub struct Signals {
     pub trade_offs: f64,
     pub numbers: f64,
     pub units: f64,
+    /// Generic phrases per 100 units (`vague`).
+    pub vague: f64,
 }
 
 impl Signals {
@@ -77,6 +79,7 @@ impl Signals {
             trade_offs: count_phrases(&normalized, TRADE_OFFS) as f64,
             numbers: count_numbers(&normalized) as f64,
             units: units(answer),
+            vague: super::vague::density(answer),
         }
     }
 }
@@ -109,6 +112,7 @@ mod tests {
             trade_offs,
             numbers,
             units: 0.0,
+            vague: 0.0,
         }
     }
 
