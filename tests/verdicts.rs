@@ -114,8 +114,8 @@ fn the_verdict_sets_test_half_holds() {
     let [good, weak, off] = test.out_of_base_medians;
     assert!(good >= 60.0 && good > weak && weak >= off - 5.0, "{:?}", test.out_of_base_medians);
     // Interview answers graded apart (`interview_graded_*.jsonl`), test half, with generic talk
-    // capped (`scoring::vague`, 2026-12-07): vague answers at 50+ 90.6% -> 40.6% of 32, Pearson
-    // 0.064 -> 0.159, each sound answer above each wrong one 50.0% -> 57.8%; sound answers under
+    // capped (`scoring::vague`, 2026-12-07): vague answers at 50+ 90.6% -> 50.0% of 32, Pearson
+    // 0.064 -> 0.146, each sound answer above each wrong one 50.0% -> 57.3%; sound answers under
     // 25 unchanged (7.8% of 64).
     assert!(share(&test.apart_vague_high) <= 0.6, "vague answers written apart at 50+");
     assert!(share(&test.apart_sound_over_wrong) >= 0.53, "sound answers above wrong ones");

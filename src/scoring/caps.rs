@@ -27,16 +27,15 @@ const CAP_MISTAKES: u32 = 45;
 /// weak: the claim is wrong as stated, and the conditions under which it would hold are missing.
 const CAP_ABSOLUTE_CLAIM: u32 = 45;
 
-/// Generic talk (`vague`): an answer with at least `VAGUE_MIN_PHRASES` generic phrases, at
-/// `VAGUE_DENSITY` or more per 100 units, and fewer than two figures, is at most weak. Fluent,
-/// on-topic and full of the field's words, it otherwise scores like a sound answer (with no
-/// reference, 76 on average). Chosen on the fitting half of `data/eval/interview_graded_*.jsonl`:
-/// at densities 0.6-1.15 the same English answers are caught and 0.8 catches 3 more Chinese
-/// ones than 1.0 (wrong answers at 50+: 14 of 20 and 31 of 49 left); caps 30, 40 and 50 give
-/// Pearson 0.33, 0.31 and 0.28 there (English). At 0.8 it touches none of the base's 352 expert
-/// answers, none of 66 sound answers of the blind interviews' read and held parts, none of the
-/// graded sets' good answers and one of 574 sound quiz answers; the two figures spare a story
-/// of "全链路压测" at "8 万 QPS".
+/// Generic talk (`vague`): an answer with at least `VAGUE_MIN_PHRASES` generic phrases (one of
+/// them unambiguous), at `VAGUE_DENSITY` or more per 100 units, and fewer than two figures, is at
+/// most weak. Fluent, on-topic and full of the field's words, it otherwise scores like a sound
+/// answer (with no reference, 76 on average). Chosen on the fitting half of
+/// `data/eval/interview_graded_*.jsonl` (densities 0.6-1.15 caught the same English answers, 0.8
+/// three more Chinese ones than 1.0; caps 30, 40, 50: Pearson 0.33, 0.31, 0.28 there). It caps none
+/// of the base's 352 expert answers, of the blind interviews' 66 sound answers (read and held
+/// parts), of 290 right choice options, of 574 sound quiz answers, nor of 20 sound spoken answers a
+/// review wrote to hit the lists; the two figures spare a story of "全链路压测" at "8 万 QPS".
 const CAP_VAGUE: u32 = 35;
 const VAGUE_DENSITY: f64 = 0.8;
 const VAGUE_MIN_PHRASES: usize = 2;

@@ -64,19 +64,12 @@ const DISTANCING: &[&str] = &[
     "误区",
     "以为",
     "没那么",
-    // A claim denied ("目前没有能彻底解决的办法", "you cannot fully prevent it") is the sound view.
-    "没有",
-    "没法",
-    "不能",
-    "无法",
-    "不可能",
-    "很难",
-    "难以",
-    "cannot",
-    "no way",
-    "impossible",
-    "hard to",
 ];
+/// Words that deny the claim after them ("目前没有能彻底解决的办法", "it is hard to get it fully
+/// fixed"): the sound view. Only within the claim's own clause: "我们没有用 rerank，…这样基本就不会
+/// 瞎编了" denies something else and makes the claim all the same.
+const DENIALS: &[&str] = &["没有", "没法", "不能", "无法", "不可能", "很难", "难以", "no way", "impossible", "hard to"];
+const CLAUSE_BREAKS: &[char] = &['，', ',', '、', '：', ':', ';', '；'];
 
 static COMPILED: LazyLock<Vec<(Regex, bool)>> = LazyLock::new(|| {
     PATTERNS.iter().filter_map(|(p, in_stories)| Some((Regex::new(&format!("(?i){p}")).ok()?, *in_stories))).collect()
@@ -91,7 +84,8 @@ pub fn absolute_claims(answer: &str, story: bool) -> Vec<String> {
             let claim =
                 COMPILED.iter().filter(|(_, in_stories)| *in_stories || !story).find_map(|(re, _)| re.find(s))?;
             let before = s[..claim.start()].to_lowercase();
-            let distanced = DISTANCING.iter().any(|d| before.contains(d));
+            let clause = before.rsplit(CLAUSE_BREAKS).next().unwrap_or("");
+            let distanced = DISTANCING.iter().any(|d| before.contains(d)) || DENIALS.iter().any(|d| clause.contains(d));
             (!distanced).then(|| claim.as_str().to_string())
         })
         .collect()
@@ -150,8 +144,15 @@ mod tests {
         assert!(absolute_claims("开了 strict 之后格式类的错误基本就没有了，剩下的主要是语义错误。", false).is_empty());
         // Denied: the sound view that nothing removes the risk.
         assert!(absolute_claims("根本原因是模型分不清指令和数据，目前没有能彻底解决的办法。", false).is_empty());
-        assert!(absolute_claims("You cannot fully prevent injection, so limit what a fooled model can do.", false)
+        assert!(absolute_claims("Injection is hard to get fully fixed, so limit what a fooled model can do.", false)
             .is_empty());
+        // A denial of something else, in another clause, leaves the claim standing.
+        assert!(!absolute_claims("我们没有用 rerank，只加了一句提示，这样基本就不会瞎编了。", false).is_empty());
+        assert!(!absolute_claims(
+            "It was impossible to label everything, so hallucination is pretty much gone.",
+            false
+        )
+        .is_empty());
         // A story's result.
         let result = "We added the idempotency key on retries, and we never had a double charge incident again.";
         assert!(!absolute_claims("Since then we never had an incident.", false).is_empty());

@@ -21,45 +21,29 @@ const VAGUE_EN: &[&str] = &[
     "critical to",
     "the key thing",
     "best practice",
-    "everything",
     "all the things",
     "all kinds of",
     "various",
     "a lot of things",
     "holistic",
-    "make sure",
     "keep an eye",
-    "continuously",
     "leverage",
-    "robust",
-    "in general",
     "properly",
     "the right way",
-    "as needed",
-    "it depends",
-    "depends on the use case",
     "some kind of",
     "some sort of",
     "data-driven",
     "state of the art",
     "state-of-the-art",
     "seamless",
-    "optimize it",
-    "tune it",
-    "fine-tune it",
-    "monitor it",
     "look into it",
     "figure it out",
-    "on top of it",
     // Added from the fitting half's vague answers (`interview_graded_en.jsonl`).
-    "the key is",
-    "key here",
     "across the board",
     "the main thing",
     "thorough",
     "thoroughly",
     "pretty much",
-    "the way to go",
     "best of both worlds",
     "table stakes",
     "intelligently",
@@ -74,9 +58,7 @@ const VAGUE_EN: &[&str] = &[
     "at the end of the day",
     "a one-time thing",
     "from day one",
-    "out of the box",
     "the right metrics",
-    "high quality",
 ];
 
 const VAGUE_ZH: &[&str] = &[
@@ -85,34 +67,22 @@ const VAGUE_ZH: &[&str] = &[
     "至关重要",
     "比较关键",
     "非常关键",
-    "很关键",
-    "全链路",
     "全方位",
-    "全面",
     "体系化",
-    "闭环",
     "持续迭代",
     "持续优化",
     "不断优化",
     "不断迭代",
     "各种",
-    "一系列",
     "方方面面",
-    "整体来说",
-    "总的来说",
     "把控",
     "重视",
     "保障",
     "赋能",
     "抓手",
     "最佳实践",
-    "具体情况具体分析",
-    "看情况",
-    "看一下",
-    "看看",
     "大家觉得",
     "有问题再",
-    "没什么问题",
     "效果还不错",
     "效果挺好",
     "效果很好",
@@ -126,14 +96,10 @@ const VAGUE_ZH: &[&str] = &[
     "多个维度",
     "多个层面",
     "多层次",
-    "系统性",
-    "可控",
     "显著提升",
     "明显提升",
     "提升很明显",
     "业界",
-    "充分",
-    "针对性",
     "第一时间",
     "降本增效",
     "精细化",
@@ -142,20 +108,74 @@ const VAGUE_ZH: &[&str] = &[
     "长效机制",
     "各司其职",
     "优势互补",
-    "一环",
     "有机地",
     "打通",
     "持续关注",
     "持续完善",
     "持续探索",
     "不断完善",
-    "高质量",
 ];
 
-/// Occurrences of generic phrases in the answer.
+/// Phrases that are generic in a vague answer and ordinary in a sound spoken one ("make sure every
+/// entry has a TTL", "the partition key here", "continuous batching", "全链路追踪", "数据闭环",
+/// "单机用 RateLimiter 没什么问题"): they count toward the density, but an answer needs at least
+/// one phrase of the lists above as well. Found by a review that wrote sound spoken answers to hit
+/// the lists (18 of 20 were capped before this tier, 1 after).
+const AMBIGUOUS: &[&str] = &[
+    "the key is",
+    "key here",
+    "on top of it",
+    "continuously",
+    "robust",
+    "make sure",
+    "it depends",
+    "in general",
+    "everything",
+    "high quality",
+    "as needed",
+    "out of the box",
+    "optimize it",
+    "monitor it",
+    "tune it",
+    "fine-tune it",
+    "depends on the use case",
+    "the way to go",
+    "具体情况具体分析",
+    "看看",
+    "全链路",
+    "闭环",
+    "高质量",
+    "一系列",
+    "看情况",
+    "没什么问题",
+    "总的来说",
+    "整体来说",
+    "很关键",
+    "针对性",
+];
+
+/// Occurrences of generic phrases in the answer, none counted inside a longer one ("fine-tune it"
+/// is one, not also "tune it"); zero unless one is of the unambiguous lists.
 pub fn phrases(answer: &str) -> usize {
     let lower = answer.to_lowercase();
-    VAGUE_EN.iter().chain(VAGUE_ZH).map(|p| occurrences(&lower, p)).sum()
+    let clear = VAGUE_EN.iter().chain(VAGUE_ZH).map(|p| (*p, true));
+    let mut found: Vec<(usize, usize, bool)> = clear
+        .chain(AMBIGUOUS.iter().map(|p| (*p, false)))
+        .flat_map(|(p, clear)| occurrences(&lower, p).into_iter().map(move |at| (at, at + p.len(), clear)))
+        .collect();
+    // Longest first; a match overlapping one already taken is part of it.
+    found.sort_by_key(|&(start, end, _)| (std::cmp::Reverse(end - start), start));
+    let mut taken: Vec<(usize, usize, bool)> = Vec::new();
+    for m in found {
+        if !taken.iter().any(|t| m.0 < t.1 && t.0 < m.1) {
+            taken.push(m);
+        }
+    }
+    if taken.iter().any(|t| t.2) {
+        taken.len()
+    } else {
+        0
+    }
 }
 
 /// Occurrences of generic phrases per 100 units of the answer (`signals::units`).
@@ -167,20 +187,21 @@ pub fn density(answer: &str) -> f64 {
     phrases(answer) as f64 * 100.0 / units
 }
 
-/// Occurrences of `phrase` in `lower`; an English phrase only as whole words ("etc" not in
-/// "fetch", "stuff" not in "stuffing").
-fn occurrences(lower: &str, phrase: &str) -> usize {
+/// Where `phrase` occurs in `lower`; an English phrase only as whole words ("stuff" not in
+/// "stuffing").
+fn occurrences(lower: &str, phrase: &str) -> Vec<usize> {
     let latin = phrase.is_ascii();
     lower
         .match_indices(phrase)
-        .filter(|(at, _)| {
+        .map(|(at, _)| at)
+        .filter(|&at| {
             !latin || {
-                let before = lower[..*at].chars().next_back();
+                let before = lower[..at].chars().next_back();
                 let after = lower[at + phrase.len()..].chars().next();
                 !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
             }
         })
-        .count()
+        .collect()
 }
 
 #[cfg(test)]
@@ -202,9 +223,19 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_inside_a_longer_one_counts_once_and_ordinary_ones_need_a_clear_one() {
+        assert_eq!(phrases("We fine-tune it on high quality pairs, and the key is a held-out set."), 0);
+        assert_eq!(phrases("It's crucial, so we fine-tune it and make sure it holds."), 3);
+        // Spoken, sound: ordinary phrases only.
+        let sound =
+            "我一般先看全链路追踪，用 trace id 把调用串起来，看看时间花在哪一段；单机没什么问题，多实例再加 Redis。";
+        assert_eq!(phrases(sound), 0);
+    }
+
+    #[test]
     fn english_phrases_match_whole_words_only() {
-        assert_eq!(occurrences("we fetch the stuffing", "etc"), 0);
-        assert_eq!(occurrences("we fetch the stuffing", "stuff"), 0);
-        assert_eq!(occurrences("logs, traces, etc.", "etc"), 1);
+        assert!(occurrences("we fetch the stuffing", "etc").is_empty());
+        assert!(occurrences("we fetch the stuffing", "stuff").is_empty());
+        assert_eq!(occurrences("logs, traces, etc.", "etc").len(), 1);
     }
 }
