@@ -91,8 +91,8 @@ const INTERVIEWS: &[(&str, &str, &[u8], &str, &str)] = &[
 ];
 /// A grade from which an answer is sound, and one up to which it is wrong (a misconception, an
 /// answer to something else, a give-up).
-const SOUND_FROM: f64 = 70.0;
-const WRONG_UP_TO: f64 = 25.0;
+pub(super) const SOUND_FROM: f64 = 70.0;
+pub(super) const WRONG_UP_TO: f64 = 25.0;
 /// How many characters of an answer's opening (letters and digits only) find its pair.
 const OPENING: usize = 15;
 

@@ -9,16 +9,13 @@
 
 use serde::Deserialize;
 
+use super::blind::{SOUND_FROM, WRONG_UP_TO};
 use super::verdicts::{parse, Judge, VerdictRow};
 use crate::kb::KbError;
 use crate::lang::Lang;
 
 const EN: &str = include_str!("../../data/eval/interview_graded_en.jsonl");
 const ZH: &str = include_str!("../../data/eval/interview_graded_zh.jsonl");
-
-/// A grade from this up is a sound answer; up to [`WRONG_MAX`], a wrong or empty one.
-const SOUND_MIN: f64 = 70.0;
-const WRONG_MAX: f64 = 25.0;
 
 #[derive(Deserialize)]
 struct Item {
@@ -48,11 +45,11 @@ pub(super) fn graded_apart(
         if it.kind == "vague" {
             r.apart_vague_high.add(ours >= 50.0);
         }
-        if it.grade100 >= SOUND_MIN {
+        if it.grade100 >= SOUND_FROM {
             r.apart_sound_squashed.add(ours < 25.0);
             r.apart_sound_low.add(ours < 50.0);
         }
-        if it.grade100 <= WRONG_MAX {
+        if it.grade100 <= WRONG_UP_TO {
             r.apart_wrong_high.add(ours >= 50.0);
         }
         match by_question.iter_mut().find(|(q, _)| *q == it.qid) {
@@ -63,8 +60,8 @@ pub(super) fn graded_apart(
     // Within a question: each sound answer above each wrong one.
     for (qid, answers) in &by_question {
         let r = &mut rows[row(qid)];
-        for (_, ours) in answers.iter().filter(|(g, _)| *g >= SOUND_MIN) {
-            for (_, theirs) in answers.iter().filter(|(h, _)| *h <= WRONG_MAX) {
+        for (_, ours) in answers.iter().filter(|(g, _)| *g >= SOUND_FROM) {
+            for (_, theirs) in answers.iter().filter(|(h, _)| *h <= WRONG_UP_TO) {
                 r.apart_sound_over_wrong.add(ours > theirs);
             }
         }
