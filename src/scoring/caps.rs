@@ -42,11 +42,16 @@ const VAGUE_MIN_PHRASES: usize = 2;
 const VAGUE_MAX_NUMBERS: usize = 1;
 
 /// The cap for generic talk, with its note; None for an answer that says something specific
-/// (`numbers`: its figures, `signals::count_numbers`).
-pub(super) fn vague_cap(answer: &str, numbers: usize, tx: Texts) -> Option<(u32, String)> {
+/// (`numbers`: its figures, `signals::count_numbers`). With no reference, completeness is what the
+/// answer says beyond the question, which generic talk inflates: its bar is held to the cap too,
+/// so that the summary does not praise "substantive answers" the note calls general statements.
+pub(super) fn vague_cap(answer: &str, numbers: usize, out: &mut ContentScore, tx: Texts) -> Option<(u32, String)> {
     let generic = numbers <= VAGUE_MAX_NUMBERS
         && super::vague::phrases(answer) >= VAGUE_MIN_PHRASES
         && super::vague::density(answer) >= VAGUE_DENSITY;
+    if generic && out.scale == Scale::Said {
+        out.completeness.score = out.completeness.score.min(CAP_VAGUE);
+    }
     generic.then(|| (CAP_VAGUE, tx.generic()))
 }
 

@@ -210,7 +210,7 @@ pub fn analyze(inp: &Inputs<'_>) -> ContentScore {
         notes.push(tx.not_answered());
     }
     let by_form = form_cap(non_answer, u, list_like, imported.is_some(), relevance, tx);
-    let vague = vague_cap(inp.answer, signals.numbers, tx);
+    let vague = vague_cap(inp.answer, signals.numbers, &mut out, tx);
     for (cap, note) in untold.map(|s| (s.cap(), tx.untold(s))).into_iter().chain(by_form).chain(vague.clone()) {
         overall = overall.min(cap);
         notes.push(note);

@@ -182,8 +182,9 @@ impl Texts {
     /// Why generic talk is capped (`caps::vague_cap`).
     pub fn generic(&self) -> String {
         self.t(
-            "大多是泛泛而谈（很重要、全链路、持续优化），没有可以核实的具体内容".into(),
-            "mostly general statements (\"the key is\", \"across the board\"), little that can be checked".into(),
+            "大多是泛泛而谈（非常重视、多个层面、持续完善），没有可以核实的具体内容".into(),
+            "mostly general statements (\"across the board\", \"at the end of the day\"), little that can be checked"
+                .into(),
         )
     }
 
